@@ -1,0 +1,5 @@
+"""Example library for the gpu_bundle self-test (imported as a top-level module)."""
+
+
+def greet(who):
+    return "hello, %s" % who
