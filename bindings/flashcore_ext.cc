@@ -1,0 +1,109 @@
+// The flashcore Python extension: device pointers, sizes, strides and a stream in; kernels out.
+// It links the kernel libraries and a static cudart, and neither links libtorch nor includes
+// torch headers, so one build works with any torch (torch hands it raw pointers and a stream).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "bindings/build_stamp.h"
+#include "kernels/flash_fwd_api.h"
+
+namespace py = pybind11;
+
+namespace flashcore {
+namespace {
+
+using Strides = std::array<int64_t, 3>;  // (batch, seq, head) strides in elements
+
+DType parse_dtype(const std::string& s) {
+  if (s == "fp16") return DType::kFp16;
+  if (s == "bf16") return DType::kBf16;
+  throw py::value_error("flashcore: dtype must be 'fp16' or 'bf16', got '" + s + "'");
+}
+
+Arch parse_arch(const std::string& s) {
+  if (s == "sm80") return Arch::kSm80;
+  if (s == "sm89") return Arch::kSm89;
+  if (s == "sm90a") return Arch::kSm90a;
+  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a, got '" + s + "'");
+}
+
+[[noreturn]] void throw_cuda(const char* what, cudaError_t err) {
+  throw std::runtime_error(std::string("flashcore: ") + what + " failed: " + cudaGetErrorName(err) +
+                           ": " + cudaGetErrorString(err));
+}
+
+void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_t q, uintptr_t k,
+         uintptr_t v, uintptr_t o, uintptr_t lse, int batch, int heads, int seqlen_q, int seqlen_k,
+         int head_dim, const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
+         const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream) {
+  const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
+  FwdLauncher launcher = find_fwd_kernel(key);
+  if (launcher == nullptr) {
+    throw py::value_error("flashcore: no forward kernel compiled for arch=" + arch + " dtype=" + dtype +
+                          " head_dim=" + std::to_string(head_dim) + (causal ? " causal" : " non-causal") +
+                          " (see flashcore.build_info()['kernels'])");
+  }
+  FwdParams p{};
+  p.q = reinterpret_cast<const void*>(q);
+  p.k = reinterpret_cast<const void*>(k);
+  p.v = reinterpret_cast<const void*>(v);
+  p.o = reinterpret_cast<void*>(o);
+  p.lse = reinterpret_cast<float*>(lse);
+  p.q_batch_stride = q_strides[0], p.q_row_stride = q_strides[1], p.q_head_stride = q_strides[2];
+  p.k_batch_stride = k_strides[0], p.k_row_stride = k_strides[1], p.k_head_stride = k_strides[2];
+  p.v_batch_stride = v_strides[0], p.v_row_stride = v_strides[1], p.v_head_stride = v_strides[2];
+  p.o_batch_stride = o_strides[0], p.o_row_stride = o_strides[1], p.o_head_stride = o_strides[2];
+  p.batch = batch, p.heads = heads, p.seqlen_q = seqlen_q, p.seqlen_k = seqlen_k, p.head_dim = head_dim;
+  p.softmax_scale = softmax_scale;
+
+  cudaError_t err;
+  {
+    py::gil_scoped_release release;
+    // This cudart is our own static copy: its current device is independent of torch's.
+    err = cudaSetDevice(device);
+    if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
+  }
+  if (err != cudaSuccess) throw_cuda("forward kernel launch", err);
+}
+
+py::dict build_info() {
+  py::list kernels;
+  for (const FwdKernelKey& key : registered_fwd_kernels()) {
+    py::dict d;
+    d["arch"] = to_string(key.arch);
+    d["dtype"] = to_string(key.dtype);
+    d["head_dim"] = key.head_dim;
+    d["causal"] = key.causal;
+    kernels.append(d);
+  }
+  py::dict info;
+  info["kernels"] = kernels;
+  info["cuda_runtime_version"] = CUDART_VERSION;
+  info["nvcc_version"] = kNvccVersion;
+  info["host_compiler"] = std::string(kHostCompilerId) + " " + __VERSION__;
+  info["revision"] = kSourceRevision;
+  info["cudart"] = "static";
+  return info;
+}
+
+}  // namespace
+}  // namespace flashcore
+
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "flashcore kernels (no libtorch; raw device pointers and streams)";
+  m.def("fwd", &flashcore::fwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
+        py::arg("k"), py::arg("v"), py::arg("o"), py::arg("lse"), py::arg("batch"), py::arg("heads"),
+        py::arg("seqlen_q"), py::arg("seqlen_k"), py::arg("head_dim"), py::arg("q_strides"),
+        py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("softmax_scale"),
+        py::arg("causal"), py::arg("stream"),
+        "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
+        "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous.");
+  m.def("build_info", &flashcore::build_info,
+        "Compiled (arch, dtype, head_dim, causal) kernels, CUDA and host compiler versions, revision.");
+}

@@ -1,0 +1,48 @@
+// BF16 element traits. The CUDA_NO_BFLOAT16 family of macros silently removes BF16 conversions
+// and operators from cuda_bf16.h; a BF16 translation unit built with any of them is wrong, so
+// it must not build at all.
+#pragma once
+
+#if defined(CUDA_NO_BFLOAT16) || defined(__CUDA_NO_BFLOAT16__) ||               \
+    defined(__CUDA_NO_BFLOAT16_CONVERSIONS__) ||                              \
+    defined(__CUDA_NO_BFLOAT162_CONVERSIONS__) ||                             \
+    defined(__CUDA_NO_BFLOAT16_OPERATORS__) || defined(__CUDA_NO_BFLOAT162_OPERATORS__)
+#error "flashcore: a BF16-suppressing macro (CUDA_NO_BFLOAT16 family) reached a BF16 translation unit; such macros belong on fp16 libraries only"
+#endif
+
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+#include "kernels/flash_fwd_api.h"
+
+namespace flashcore {
+
+struct Bf16Traits {
+  using Element = __nv_bfloat16;
+  static constexpr DType kDType = DType::kBf16;
+
+  __device__ __forceinline__ static uint32_t pack2(float lo, float hi) {
+    __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<uint32_t*>(&h);
+  }
+
+  // D += A(16x16, row) * B(16x8, col), fp32 accumulate.
+  __device__ __forceinline__ static void mma_16x8x16(float (&d)[4], const uint32_t (&a)[4],
+                                                     uint32_t b0, uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+};
+
+template <DType>
+struct TraitsFor;
+template <>
+struct TraitsFor<DType::kBf16> {
+  using type = Bf16Traits;
+};
+
+}  // namespace flashcore

@@ -1,0 +1,60 @@
+// flashcore forward attention: the host-side contract between the kernel libraries and their
+// callers (the pybind11 extension). Plain C++ with only cuda_runtime_api.h, so host code that
+// launches kernels needs no CUDA compiler and no torch headers.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flashcore {
+
+enum class DType : int { kFp16 = 0, kBf16 = 1 };
+// One value per compiled target; kSm90a is Hopper's arch-specific target (wgmma/setmaxnreg).
+enum class Arch : int { kSm80 = 80, kSm89 = 89, kSm90a = 90 };
+
+const char* to_string(DType dtype);
+const char* to_string(Arch arch);
+
+// Tensors are (batch, seqlen, heads, head_dim) with a unit stride on head_dim; strides are in
+// elements. lse is float32 (batch, heads, seqlen_q), contiguous.
+struct FwdParams {
+  const void* q;
+  const void* k;
+  const void* v;
+  void* o;
+  float* lse;
+  int64_t q_batch_stride, q_row_stride, q_head_stride;
+  int64_t k_batch_stride, k_row_stride, k_head_stride;
+  int64_t v_batch_stride, v_row_stride, v_head_stride;
+  int64_t o_batch_stride, o_row_stride, o_head_stride;
+  int batch, heads, seqlen_q, seqlen_k, head_dim;
+  float softmax_scale;
+};
+
+struct FwdKernelKey {
+  Arch arch;
+  DType dtype;
+  int head_dim;
+  bool causal;
+  bool operator==(const FwdKernelKey& o) const {
+    return arch == o.arch && dtype == o.dtype && head_dim == o.head_dim && causal == o.causal;
+  }
+};
+
+using FwdLauncher = cudaError_t (*)(const FwdParams&, cudaStream_t);
+
+// Each generated instantiation TU registers its launcher at static-initialisation time, so the
+// set of kernels in a binary is exactly the set of instantiations linked into it (the kernel
+// libraries are alwayslink). No hand-kept dispatch table to drift from the BUILD file.
+bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher);
+FwdLauncher find_fwd_kernel(const FwdKernelKey& key);
+std::vector<FwdKernelKey> registered_fwd_kernels();
+
+// Defined in kernels/flash_fwd_kernel.cuh; instantiated only by generated TUs.
+template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_fwd(const FwdParams& params, cudaStream_t stream);
+
+}  // namespace flashcore

@@ -1,0 +1,287 @@
+// FlashAttention-2-style forward: one CTA per (query block, head, batch); K/V stream through
+// double-buffered shared memory (cp.async); S = Q K^T and O += P V on tensor cores
+// (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent);
+// S never leaves registers. Included only by the generated instantiation TUs, after the traits
+// header of their dtype.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/flash_fwd_api.h"
+#include "kernels/tile_policy.h"
+
+namespace flashcore {
+namespace fwd {
+
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kLn2 = 0.6931471805599453f;
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// 16-byte global->shared copy; src_bytes == 0 zero-fills (rows past the sequence end).
+__device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+// Shared tiles are [rows][kHeadDim] in 16-byte chunks; chunk c of row r is stored at c ^ (r % 8)
+// so that the 8 rows an ldmatrix reads (or cp.async writes) fall in 8 different bank groups.
+template <int kHeadDim>
+__device__ __forceinline__ int swizzled(int row, int chunk) {
+  return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
+}
+
+template <class Traits, int kHeadDim, int kRows, int kThreads>
+__device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
+                                                const typename Traits::Element* gmem,
+                                                int64_t row_stride, int row0, int row_end) {
+  constexpr int kChunksPerRow = kHeadDim / 8;
+  constexpr int kChunks = kRows * kChunksPerRow;
+  static_assert(kChunks % kThreads == 0, "tile copy must divide evenly among threads");
+#pragma unroll
+  for (int i = 0; i < kChunks / kThreads; ++i) {
+    const int c = i * kThreads + static_cast<int>(threadIdx.x);
+    const int r = c / kChunksPerRow;
+    const int ch = c % kChunksPerRow;
+    const bool valid = row0 + r < row_end;
+    // Out-of-range rows read nothing (src size 0) from a valid address.
+    const auto* src = gmem + static_cast<int64_t>(valid ? row0 + r : 0) * row_stride + ch * 8;
+    cp_async_16(smem_u32(smem + swizzled<kHeadDim>(r, ch)), src, valid ? 16 : 0);
+  }
+}
+
+template <Arch kArch, class Traits, int kHeadDim, int kBlockM, int kBlockN, int kWarps, bool kCausal>
+__global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams p) {
+  using Element = typename Traits::Element;
+  constexpr int kThreads = kWarps * 32;
+  constexpr int kKSteps = kHeadDim / 16;  // k16 steps of Q K^T
+  constexpr int kNTiles = kBlockN / 8;    // n8 tiles of S per warp
+  constexpr int kDTiles = kHeadDim / 8;   // n8 tiles of O per warp
+  static_assert(kBlockM == 16 * kWarps, "each warp owns 16 query rows");
+  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0, "tile shape");
+
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  Element* sQ = reinterpret_cast<Element*>(smem_raw);
+  Element* sK = sQ + kBlockM * kHeadDim;  // 2 stages
+  Element* sV = sK + 2 * kBlockN * kHeadDim;  // 2 stages
+
+  const int m_block = blockIdx.x;
+  const int head = blockIdx.y;
+  const int batch = blockIdx.z;
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const int group = lane / 4;  // row within an m16 tile (and +8)
+  const int tig = lane % 4;    // thread in group: column pair
+  const int m0 = m_block * kBlockM;
+
+  const auto* q = static_cast<const Element*>(p.q) + batch * p.q_batch_stride + head * p.q_head_stride;
+  const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride + head * p.k_head_stride;
+  const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride + head * p.v_head_stride;
+  auto* o = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
+  float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+
+  // Bottom-right causal alignment: query i sees keys j <= i + (seqlen_k - seqlen_q).
+  const int diag = p.seqlen_k - p.seqlen_q;
+  int key_end = p.seqlen_k;
+  if (kCausal) key_end = min(key_end, m0 + kBlockM + diag);
+  const int n_blocks = key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
+
+  float acc_o[kDTiles][4];
+#pragma unroll
+  for (int t = 0; t < kDTiles; ++t) acc_o[t][0] = acc_o[t][1] = acc_o[t][2] = acc_o[t][3] = 0.f;
+  // Per thread: rows (group) and (group + 8) of this warp's m16 tile; max in scaled log2 units,
+  // sum partial over this thread's columns (reduced across the quad at the end).
+  float row_max[2] = {-INFINITY, -INFINITY};
+  float row_sum[2] = {0.f, 0.f};
+  const float scale_log2 = p.softmax_scale * kLog2e;
+
+  if (n_blocks > 0) {
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, p.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, 0, p.seqlen_k);
+    cp_async_commit();
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, 0, p.seqlen_k);
+    cp_async_commit();
+  }
+
+  uint32_t q_frag[kKSteps][4];
+
+  for (int j = 0; j < n_blocks; ++j) {
+    const int stage = j & 1;
+    const int n0 = j * kBlockN;
+    const Element* sKs = sK + stage * kBlockN * kHeadDim;
+    const Element* sVs = sV + stage * kBlockN * kHeadDim;
+
+    cp_async_wait<1>();  // Q and K_j have landed (V_j may still be in flight)
+    __syncthreads();
+    if (j == 0) {
+#pragma unroll
+      for (int kk = 0; kk < kKSteps; ++kk) {
+        const int row = warp * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
+        ldmatrix_x4(q_frag[kk], smem_u32(sQ + swizzled<kHeadDim>(row, kk * 2 + lane / 16)));
+      }
+    }
+
+    // S = Q K_j^T for this warp's 16 rows x kBlockN keys.
+    float acc_s[kNTiles][4];
+#pragma unroll
+    for (int t = 0; t < kNTiles; ++t) acc_s[t][0] = acc_s[t][1] = acc_s[t][2] = acc_s[t][3] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < kKSteps; ++kk) {
+#pragma unroll
+      for (int nn = 0; nn < kNTiles / 2; ++nn) {
+        uint32_t b[4];
+        const int key = nn * 16 + (lane % 8) + (lane / 16) * 8;
+        ldmatrix_x4(b, smem_u32(sKs + swizzled<kHeadDim>(key, kk * 2 + (lane / 8) % 2)));
+        Traits::mma_16x8x16(acc_s[2 * nn], q_frag[kk], b[0], b[1]);
+        Traits::mma_16x8x16(acc_s[2 * nn + 1], q_frag[kk], b[2], b[3]);
+      }
+    }
+
+    // Prefetch K_{j+1} into the other stage: every warp finished reading it (S_{j-1}) before
+    // the barrier above. The commit is unconditional so the group count stays fixed.
+    if (j + 1 < n_blocks) {
+      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
+                                                           p.k_row_stride, n0 + kBlockN, p.seqlen_k);
+    }
+    cp_async_commit();
+
+    // Scale to log2 units, mask, and update the online softmax.
+    const bool needs_mask = (n0 + kBlockN > p.seqlen_k) || (kCausal && n0 + kBlockN - 1 > m0 + diag);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = m0 + warp * 16 + group + 8 * h;
+      const int key_limit = kCausal ? min(p.seqlen_k, row + diag + 1) : p.seqlen_k;  // exclusive
+      float mx = -INFINITY;
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float s = acc_s[t][2 * h + e] * scale_log2;
+          if (needs_mask && n0 + t * 8 + tig * 2 + e >= key_limit) s = -INFINITY;
+          acc_s[t][2 * h + e] = s;
+          mx = fmaxf(mx, s);
+        }
+      }
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float m_new = fmaxf(row_max[h], mx);
+      // A row with no visible key so far keeps max -inf; subtract 0 instead so exp2 gives 0,
+      // not NaN.
+      const float m_base = m_new == -INFINITY ? 0.f : m_new;
+      const float alpha = exp2f(row_max[h] - m_base);
+      float sum = 0.f;
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float pe = exp2f(acc_s[t][2 * h + e] - m_base);
+          acc_s[t][2 * h + e] = pe;
+          sum += pe;
+        }
+      }
+      row_sum[h] = row_sum[h] * alpha + sum;
+      row_max[h] = m_new;
+#pragma unroll
+      for (int t = 0; t < kDTiles; ++t) {
+        acc_o[t][2 * h] *= alpha;
+        acc_o[t][2 * h + 1] *= alpha;
+      }
+    }
+
+    cp_async_wait<1>();  // V_j has landed (K_{j+1} may still be in flight)
+    __syncthreads();
+
+    // O += P V_j. The S accumulator layout of two n8 tiles is the A-operand layout of one k16
+    // step, so P goes from registers to the tensor cores without shared memory.
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk) {
+      uint32_t a[4];
+      a[0] = Traits::pack2(acc_s[2 * kk][0], acc_s[2 * kk][1]);
+      a[1] = Traits::pack2(acc_s[2 * kk][2], acc_s[2 * kk][3]);
+      a[2] = Traits::pack2(acc_s[2 * kk + 1][0], acc_s[2 * kk + 1][1]);
+      a[3] = Traits::pack2(acc_s[2 * kk + 1][2], acc_s[2 * kk + 1][3]);
+#pragma unroll
+      for (int dn = 0; dn < kDTiles / 2; ++dn) {
+        uint32_t b[4];
+        const int key = kk * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
+        ldmatrix_x4_trans(b, smem_u32(sVs + swizzled<kHeadDim>(key, dn * 2 + lane / 16)));
+        Traits::mma_16x8x16(acc_o[2 * dn], a, b[0], b[1]);
+        Traits::mma_16x8x16(acc_o[2 * dn + 1], a, b[2], b[3]);
+      }
+    }
+
+    // Prefetch V_{j+1}: every warp finished P V_{j-1} before the barrier above.
+    if (j + 1 < n_blocks) {
+      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
+                                                           p.v_row_stride, n0 + kBlockN, p.seqlen_k);
+    }
+    cp_async_commit();
+  }
+  cp_async_wait<0>();
+
+  // Epilogue: normalise, write O and the log-sum-exp (natural log). Rows that saw no key
+  // (causal with seqlen_q > seqlen_k) get O = 0 and lse = -inf (log of an empty sum).
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float sum = row_sum[h];
+    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+    const int row = m0 + warp * 16 + group + 8 * h;
+    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    if (row < p.seqlen_q) {
+      Element* orow = o + static_cast<int64_t>(row) * p.o_row_stride;
+#pragma unroll
+      for (int t = 0; t < kDTiles; ++t) {
+        const uint32_t packed = Traits::pack2(acc_o[t][2 * h] * inv, acc_o[t][2 * h + 1] * inv);
+        *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
+      }
+      if (tig == 0) lse[row] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
+    }
+  }
+}
+
+}  // namespace fwd
+
+template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
+  using Traits = typename TraitsFor<kDType>::type;
+  constexpr FwdTileShape kTile = fwd_tile_shape(kArch, kHeadDim);
+  constexpr int kThreads = kTile.warps * 32;
+  auto* kernel = &fwd::flash_fwd_kernel<kArch, Traits, kHeadDim, kTile.block_m, kTile.block_n,
+                                        kTile.warps, kCausal>;
+  constexpr size_t kSmemBytes =
+      static_cast<size_t>(kTile.block_m + 4 * kTile.block_n) * kHeadDim * sizeof(typename Traits::Element);
+  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
+  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (kSmemBytes > 48 * 1024) {
+    cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
+    if (err != cudaSuccess) return err;
+  }
+  const dim3 grid((p.seqlen_q + kTile.block_m - 1) / kTile.block_m, p.heads, p.batch);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p);
+  return cudaGetLastError();
+}
+
+}  // namespace flashcore

@@ -1,0 +1,10 @@
+"""flashcore: FlashAttention forward kernels for NVIDIA GPUs (FP16/BF16; sm80, sm89, sm90a).
+
+    out = flashcore.attention(q, k, v, causal=False, softmax_scale=None, return_lse=False)
+
+q, k, v are CUDA tensors laid out (batch, seqlen, heads, head_dim) as in FlashAttention.
+"""
+
+from flashcore._attention import SUPPORTED_HEAD_DIMS, attention, build_info, select_arch
+
+__all__ = ["SUPPORTED_HEAD_DIMS", "attention", "build_info", "select_arch"]

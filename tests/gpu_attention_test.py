@@ -1,0 +1,226 @@
+"""GPU correctness suite for flashcore.attention (instantiated per GPU kind by tests/gpu.bzl).
+
+Oracle: a float64 reference on fresh random inputs. flashcore's relative error must be at most
+2x the error of torch's math SDPA run in the same dtype on the same inputs. Outputs are
+poisoned (NaN) before every run and every element must be written; NaN never passes.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+import flashcore
+from flashcore import _attention
+from flashcore.reference import attention_reference, causal_mask
+
+EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
+DTYPES = [torch.float16, torch.bfloat16]
+# Unit roundoff: the floor of "2x torch's error" where torch's error is exactly zero (e.g. a
+# single key, where out == v) so one rounding of ours still passes.
+UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+
+# (batch, heads, seqlen_q, seqlen_k): S=1, odd S, non-multiples of the 64 tile, seqlen_q != seqlen_k
+# both ways, and one shape with batch*heads*blocks large enough to fill every SM several times.
+SHAPES = [
+    (1, 1, 1, 1),
+    (2, 3, 17, 17),
+    (1, 2, 129, 129),
+    (2, 2, 1000, 1000),
+    (1, 2, 17, 300),
+    (1, 2, 300, 17),
+    (1, 1, 1, 1000),
+    (1, 1, 1000, 1),
+    (3, 2, 64, 128),
+    (1, 4, 255, 511),
+    (8, 32, 512, 512),
+]
+
+
+def check_expected_gpu():
+    if not torch.cuda.is_available():
+        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
+    name = torch.cuda.get_device_name()
+    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
+        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
+                 % (EXPECTED_GPU, name, EXPECTED_GPU))
+
+
+def fresh_inputs(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    shape_q = (batch, seqlen_q, heads, head_dim)
+    shape_k = (batch, seqlen_k, heads, head_dim)
+    return tuple(torch.randn(s, generator=g, device="cuda", dtype=torch.float32).to(dtype)
+                 for s in (shape_q, shape_k, shape_k))
+
+
+def run_poisoned(q, k, v, causal, scale):
+    out = torch.full_like(q, float("nan"))
+    lse = torch.full((q.shape[0], q.shape[2], q.shape[1]), float("nan"), device=q.device, dtype=torch.float32)
+    _attention.attention_into(q, k, v, out, lse, causal, scale)
+    torch.cuda.synchronize()
+    return out, lse
+
+
+def torch_math_sdpa(q, k, v, causal, scale):
+    """torch's math SDPA computed in the inputs' dtype (no fp32 upcast inside: torch >= 2.5
+    upcasts by default, which would make it a float32 reference rather than torch's own error in
+    this dtype), bottom-right causal mask as an explicit mask."""
+    mask = causal_mask(q.shape[1], k.shape[1], device=q.device) if causal else None
+    allowed = torch.backends.cuda.fp16_bf16_reduction_math_sdp_allowed()
+    torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(True)
+    try:
+        with sdpa_kernel(SDPBackend.MATH):
+            out = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                                 attn_mask=mask, scale=scale)
+    finally:
+        torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(allowed)
+    return out.transpose(1, 2)
+
+
+def rel_err(x, ref):
+    return ((x.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+
+
+def check_against_oracle(q, k, v, causal, scale=None):
+    scale_val = scale if scale is not None else q.shape[-1] ** -0.5
+    out, lse = run_poisoned(q, k, v, causal, scale_val)
+    ref_out, ref_lse = attention_reference(q, k, v, causal=causal, softmax_scale=scale_val)
+    assert not torch.isnan(out).any(), "NaN in out (unwritten or computed)"
+    assert not torch.isnan(lse).any(), "NaN in lse (unwritten or computed)"
+    assert torch.isfinite(out).all(), "inf in out"
+
+    seen = ref_lse.isfinite()  # (b, h, sq): rows that see at least one key
+    if (~seen).any():  # causal with seqlen_q > seqlen_k: rows that see no key
+        rows_out = out.transpose(1, 2)[~seen]
+        assert (rows_out == 0).all(), "rows that see no key must be 0"
+        assert (lse[~seen] == float("-inf")).all(), "rows that see no key must have lse -inf"
+    seen_bshd = seen.transpose(1, 2)[..., None].expand_as(out)
+    ours = rel_err(out[seen_bshd], ref_out[seen_bshd])
+    theirs = rel_err(torch_math_sdpa(q, k, v, causal, scale_val)[seen_bshd], ref_out[seen_bshd])
+    bound = 2 * max(theirs, UNIT_ROUNDOFF[q.dtype])
+    assert ours <= bound, "flashcore rel err %.3g > 2x torch math SDPA's %.3g" % (ours, theirs)
+    lse_err = (lse[seen].double() - ref_lse[seen]).abs().max().item() if seen.any() else 0.0
+    assert lse_err <= 1e-3 * max(1.0, ref_lse[seen].abs().max().item()), "lse err %.3g" % lse_err
+    return ours, theirs
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_matches_float64_reference(shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    print("seed=%d ours=%.3g torch_math=%.3g" % (seed, ours, theirs))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_strided_inputs_and_custom_scale(dtype):
+    # q, k, v as views of one packed (batch, seq, 3, heads, dim) tensor: non-contiguous strides.
+    qkv = torch.randn(2, 200, 3, 4, 64, device="cuda", dtype=dtype)
+    q, k, v = qkv.unbind(2)
+    assert not q.is_contiguous()
+    check_against_oracle(q, k, v, causal=True, scale=0.3)
+    check_against_oracle(q, k, v, causal=False, scale=-0.7)
+
+
+def test_public_api_returns_lse_and_fills_gpu():
+    q, k, v = fresh_inputs(4, 16, 333, 333, 128, torch.bfloat16, 1234)
+    out, lse = flashcore.attention(q, k, v, causal=True, return_lse=True)
+    ref_out, ref_lse = attention_reference(q, k, v, causal=True)
+    assert out.shape == q.shape and out.dtype == q.dtype
+    assert lse.shape == (4, 16, 333) and lse.dtype == torch.float32
+    assert torch.allclose(lse.double(), ref_lse, atol=1e-3)
+    assert rel_err(out, ref_out) < 1e-2
+    assert torch.equal(flashcore.attention(q, k, v, causal=True), out)  # deterministic
+
+
+def test_repeat_runs_are_bitwise_identical():
+    q, k, v = fresh_inputs(2, 8, 1000, 1000, 64, torch.float16, 7)
+    first = flashcore.attention(q, k, v)
+    for _ in range(3):
+        assert torch.equal(flashcore.attention(q, k, v), first)
+
+
+def test_runs_on_current_stream():
+    q, k, v = fresh_inputs(2, 4, 256, 256, 64, torch.float16, 11)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        out = flashcore.attention(q, k, v)
+    s.synchronize()
+    assert rel_err(out, attention_reference(q, k, v)[0]) < 5e-3
+
+
+def test_backward_raises_not_implemented():
+    q, k, v = fresh_inputs(1, 2, 64, 64, 64, torch.float16, 3)
+    q.requires_grad_(True)
+    out = flashcore.attention(q, k, v)
+    with pytest.raises(NotImplementedError, match="no backward"):
+        out.float().sum().backward()
+
+
+def test_torch_compile_traces_the_custom_op():
+    q, k, v = fresh_inputs(2, 4, 128, 128, 64, torch.bfloat16, 5)
+
+    def f(q, k, v):
+        return flashcore.attention(q, k, v, causal=True) * 2
+
+    compiled = torch.compile(f, fullgraph=True, backend="aot_eager")
+    assert torch.equal(compiled(q, k, v), f(q, k, v))
+
+
+def test_build_covers_this_gpu():
+    info = flashcore.build_info()
+    arch = flashcore.select_arch(torch.cuda.get_device_capability())
+    for dtype in ("fp16", "bf16"):
+        for d in (64, 128):
+            for causal in (False, True):
+                assert {"arch": arch, "dtype": dtype, "head_dim": d, "causal": causal} in info["kernels"]
+
+
+SANITIZER_CASE = textwrap.dedent("""
+    import torch, flashcore
+    for dtype in (torch.float16, torch.bfloat16):
+        for d in (64, 128):
+            for causal in (False, True):
+                q = torch.randn(1, 67, 2, d, device="cuda", dtype=dtype)
+                k = torch.randn(1, 131, 2, d, device="cuda", dtype=dtype)
+                v = torch.randn(1, 131, 2, d, device="cuda", dtype=dtype)
+                flashcore.attention(q, k, v, causal=causal)
+                flashcore.attention(k, q[:, :67], q[:, :67], causal=causal)
+    torch.cuda.synchronize()
+    print("sanitizer case done")
+""")
+
+
+def test_compute_sanitizer_memcheck_small_case(tmp_path):
+    tool = shutil.which("compute-sanitizer") or next(
+        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if os.path.exists(p)), None)
+    assert tool, "compute-sanitizer not found on this GPU machine"
+    script = tmp_path / "case.py"
+    script.write_text(SANITIZER_CASE)
+    proc = subprocess.run(
+        [tool, "--tool", "memcheck", "--error-exitcode", "3", "--kernel-name", "regex:flash_fwd",
+         sys.executable, str(script)],
+        capture_output=True, text=True, timeout=900, env=dict(os.environ))
+    print(proc.stdout[-4000:], proc.stderr[-4000:])
+    if "Device not supported" in proc.stdout + proc.stderr:
+        pytest.skip("compute-sanitizer does not support this device/runtime (gVisor); memcheck not run")
+    assert proc.returncode == 0, "memcheck failed (rc %d)" % proc.returncode
+    assert "sanitizer case done" in proc.stdout
+    assert "ERROR SUMMARY: 0 errors" in proc.stdout + proc.stderr
+
+
+if __name__ == "__main__":
+    check_expected_gpu()
+    sys.exit(pytest.main([__file__, "-q", "-rs", "-p", "no:cacheprovider"]
+                         + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else [])))
