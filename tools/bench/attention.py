@@ -1,0 +1,29 @@
+"""Attention forward benchmark on a GPU: flashcore.attention vs torch SDPA (flash, efficient,
+cuDNN) over the FlashAttention paper grid and the seed shape.
+
+  bazel run //tools/bench:attention -- --grid=paper --dtypes=bf16
+  python tools/bench/attention.py --out_dir=/tmp/bench   # with flashcore importable
+
+Prints a table, writes attention.json and attention.png to --out_dir, and exits 1 if flashcore
+raised or was off by more than --tolerance (or NaN) on any shape. See attention_lib.py.
+"""
+
+from absl import app
+
+import attention_lib
+
+FLAGS = attention_lib.define_flags()
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    try:
+        config = attention_lib.config_from_flags(FLAGS)
+    except attention_lib.ConfigError as e:
+        raise app.UsageError(str(e)) from None
+    return attention_lib.main(config)
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,739 @@
+"""Attention forward benchmark: flashcore.attention vs torch SDPA backends, side by side.
+
+Everything of the benchmark lives here; tools/bench/attention.py is the thin absl entry point.
+torch, triton, matplotlib and flashcore are imported inside the functions that need them, so the
+CPU unit test (attention_lib_test.py) can import this module without a GPU, triton or matplotlib.
+
+Shapes
+  paper: the FlashAttention paper grid: 16k tokens in total (batch = 16384 // seqlen), hidden 2048
+         (heads = 2048 // head_dim), seqlen 512..16k, head_dim 64/128, causal or not, fp16/bf16.
+  seed:  B1 H8 S512 D64, fp16 and bf16, non-causal and causal.
+
+Layout: q, k, v are made contiguous (batch, seqlen, heads, head_dim), as flashcore takes them; torch
+SDPA gets q.transpose(1, 2) views of the same storage, (batch, heads, seqlen, head_dim) with unit
+stride in head_dim, which its flash/efficient/cuDNN kernels read without a copy. The kernels each
+timed function launches are listed once per shape with torch.profiler, and any copy kernel among
+them is reported (JSON "copy_kernels", table note "copy!"). The same profile gives each backend's
+summed kernel time per call ("profiled_gpu_ms"): do_bench times one call between CUDA events after
+an L2 flush, so on tiny shapes (the seed shape) it includes host launch overhead; the profiled
+kernel time does not, and shows how much of a small-shape gap is host-side.
+
+FLOPs (the FlashAttention convention): 4 * B * H * Sq * Sk * D for the forward, halved for causal.
+"""
+
+import dataclasses
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import warnings
+
+from absl import flags
+
+# --- Constants -------------------------------------------------------------------------------
+
+TOTAL_TOKENS = 16384
+HIDDEN = 2048
+SEED_SHAPE = {"batch": 1, "heads": 8, "seqlen": 512, "head_dim": 64}
+
+DTYPES = ("fp16", "bf16")
+BACKENDS = ("flashcore", "flash", "efficient", "cudnn")
+SDPA_BACKENDS = ("flash", "efficient", "cudnn")  # torch SDPA backends, in reference order
+DEFAULT_SEQLENS = (512, 1024, 2048, 4096, 8192, 16384)
+DEFAULT_TOLERANCE = 2e-2
+RATIO_KEY = "flashcore_over_cudnn"
+JSON_NAME = "attention.json"
+PLOT_NAME = "attention.png"
+MAX_ERROR_CHARS = 2000
+PROFILE_CALLS = 5
+HOST_BOUND_FACTOR = 1.5
+DEVICE = "cuda"  # the unit test runs the GPU path on "cpu" with a fake flashcore and fake timer
+
+_COPY_KERNEL_RE = re.compile(r"copy|memcpy|contiguous|transpose", re.IGNORECASE)
+
+
+def _log(*args):
+    print(*args, flush=True)
+
+
+# --- Flags and configuration -----------------------------------------------------------------
+
+def define_flags(flag_values=None):
+    """Defines the benchmark's flags on flag_values (absl's global FLAGS by default)."""
+    fv = flags.FLAGS if flag_values is None else flag_values
+    flags.DEFINE_string(
+        "out_dir", None,
+        "Where attention.json and attention.png go. Default: $TEST_UNDECLARED_OUTPUTS_DIR if set, "
+        "else ./bench_out (relative paths resolve against $BUILD_WORKING_DIRECTORY under bazel run).",
+        flag_values=fv)
+    flags.DEFINE_enum("grid", "all", ["paper", "seed", "all"],
+                      "paper: FlashAttention paper grid; seed: B1 H8 S512 D64; all: both.",
+                      flag_values=fv)
+    flags.DEFINE_list("dtypes", list(DTYPES), "Comma list of fp16, bf16 (both grids).",
+                      flag_values=fv)
+    flags.DEFINE_list("head_dims", ["64", "128"], "Head dims of the paper grid.",
+                      flag_values=fv)
+    flags.DEFINE_enum("causal", "both", ["both", "true", "false"],
+                      "Causal masking (both grids).", flag_values=fv)
+    flags.DEFINE_list("seqlens", [str(s) for s in DEFAULT_SEQLENS],
+                      "Sequence lengths of the paper grid (batch = max(1, 16384 // seqlen)).",
+                      flag_values=fv)
+    flags.DEFINE_float("warmup_ms", 50.0, "triton.testing.do_bench warmup, ms.", flag_values=fv)
+    flags.DEFINE_float("rep_ms", 200.0, "triton.testing.do_bench repetition time, ms.",
+                       flag_values=fv)
+    flags.DEFINE_list("backends", list(BACKENDS),
+                      "Comma list of flashcore, flash, efficient, cudnn (torch SDPA backends).",
+                      flag_values=fv)
+    flags.DEFINE_float("tolerance", DEFAULT_TOLERANCE,
+                       "Max abs error of flashcore vs the torch reference before a shape fails.",
+                       flag_values=fv)
+    flags.DEFINE_integer("seed", 0, "Base RNG seed of the random inputs.", flag_values=fv)
+    flags.DEFINE_bool("profile_kernels", True,
+                      "List each timed function's CUDA kernels once per shape (torch.profiler) "
+                      "to show that nothing copies inside the timed region.", flag_values=fv)
+    return fv
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    out_dir: str
+    grid: str
+    dtypes: tuple
+    head_dims: tuple
+    causals: tuple
+    seqlens: tuple
+    warmup_ms: float
+    rep_ms: float
+    backends: tuple
+    tolerance: float
+    seed: int
+    profile_kernels: bool
+
+
+class ConfigError(ValueError):
+    """A flag value the benchmark cannot use."""
+
+
+def _parse_choices(values, allowed, what):
+    out = []
+    for v in values:
+        v = v.strip().lower()
+        if v not in allowed:
+            raise ConfigError(f"unknown {what} {v!r}; expected some of {', '.join(allowed)}")
+        if v not in out:
+            out.append(v)
+    if not out:
+        raise ConfigError(f"no {what} given")
+    return tuple(out)
+
+
+def _parse_positive_ints(values, what):
+    out = []
+    for v in values:
+        try:
+            n = int(str(v).strip())
+        except ValueError:
+            raise ConfigError(f"{what} must be integers, got {v!r}") from None
+        if n <= 0:
+            raise ConfigError(f"{what} must be positive, got {n}")
+        if n not in out:
+            out.append(n)
+    if not out:
+        raise ConfigError(f"no {what} given")
+    return tuple(out)
+
+
+def parse_causal(value):
+    return {"both": (False, True), "true": (True,), "false": (False,)}[value]
+
+
+def resolve_out_dir(flag_value, environ=None):
+    """--out_dir, else $TEST_UNDECLARED_OUTPUTS_DIR, else bench_out; relative paths are taken
+    against $BUILD_WORKING_DIRECTORY (set by `bazel run`) when present."""
+    environ = os.environ if environ is None else environ
+    path = flag_value or environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or "bench_out"
+    if not os.path.isabs(path) and environ.get("BUILD_WORKING_DIRECTORY"):
+        path = os.path.join(environ["BUILD_WORKING_DIRECTORY"], path)
+    return path
+
+
+def config_from_flags(fv, environ=None):
+    """Validates parsed flags into a Config; raises ConfigError on a bad value."""
+    head_dims = _parse_positive_ints(fv.head_dims, "head_dims")
+    for d in head_dims:
+        if HIDDEN % d:
+            raise ConfigError(f"head_dim {d} does not divide the hidden size {HIDDEN}")
+    if fv.warmup_ms <= 0 or fv.rep_ms <= 0:
+        raise ConfigError("--warmup_ms and --rep_ms must be positive")
+    if not fv.tolerance > 0:
+        raise ConfigError("--tolerance must be positive")
+    return Config(
+        out_dir=resolve_out_dir(fv.out_dir, environ),
+        grid=fv.grid,
+        dtypes=_parse_choices(fv.dtypes, DTYPES, "dtype"),
+        head_dims=head_dims,
+        causals=parse_causal(fv.causal),
+        seqlens=_parse_positive_ints(fv.seqlens, "seqlens"),
+        warmup_ms=float(fv.warmup_ms),
+        rep_ms=float(fv.rep_ms),
+        backends=_parse_choices(fv.backends, BACKENDS, "backend"),
+        tolerance=float(fv.tolerance),
+        seed=int(fv.seed),
+        profile_kernels=bool(fv.profile_kernels),
+    )
+
+
+# --- Shapes and FLOPs ------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    grid: str
+    dtype: str
+    head_dim: int
+    causal: bool
+    seqlen: int
+    batch: int
+    heads: int
+
+    def sort_key(self):
+        return (DTYPES.index(self.dtype), self.head_dim, self.causal, self.seqlen,
+                self.grid != "paper", self.batch, self.heads)
+
+
+def paper_shapes(dtypes, head_dims, causals, seqlens):
+    return [Shape("paper", dt, d, c, s, max(1, TOTAL_TOKENS // s), HIDDEN // d)
+            for dt in dtypes for d in head_dims for c in causals for s in seqlens]
+
+
+def seed_shapes(dtypes, causals):
+    s = SEED_SHAPE
+    return [Shape("seed", dt, s["head_dim"], c, s["seqlen"], s["batch"], s["heads"])
+            for dt in dtypes for c in causals]
+
+
+def make_grid(config):
+    shapes = []
+    if config.grid in ("paper", "all"):
+        shapes += paper_shapes(config.dtypes, config.head_dims, config.causals, config.seqlens)
+    if config.grid in ("seed", "all"):
+        shapes += seed_shapes(config.dtypes, config.causals)
+    unique = {}
+    for sh in shapes:
+        unique.setdefault((sh.dtype, sh.head_dim, sh.causal, sh.seqlen, sh.batch, sh.heads), sh)
+    return sorted(unique.values(), key=Shape.sort_key)
+
+
+def attention_flops(batch, heads, seqlen_q, seqlen_k, head_dim, causal):
+    """Forward FLOPs, FlashAttention convention: 2 matmuls of 2*Sq*Sk*D each, halved if causal."""
+    flops = 4 * batch * heads * seqlen_q * seqlen_k * head_dim
+    return flops // 2 if causal else flops
+
+
+def tflops(flops, ms):
+    if ms is None or not ms > 0 or not math.isfinite(ms):
+        return None
+    return flops / (ms * 1e-3) / 1e12
+
+
+# --- Records ---------------------------------------------------------------------------------
+
+def new_record(shape, backends, tolerance=DEFAULT_TOLERANCE):
+    rec = dataclasses.asdict(shape)
+    rec["flops"] = attention_flops(shape.batch, shape.heads, shape.seqlen, shape.seqlen,
+                                   shape.head_dim, shape.causal)
+    rec.update(reference=None, reference_error=None, max_abs_err=None, tolerance=tolerance,
+               correct=None, error=None)
+    rec["backends"] = {
+        b: {"ms": None, "tflops": None, "error": None, "max_abs_err": None,
+            "kernels": None, "copy_kernels": None, "profiled_gpu_ms": None,
+            "profiled_tflops": None}
+        for b in backends}
+    rec[RATIO_KEY] = None
+    return rec
+
+
+def set_timing(rec, backend, ms):
+    entry = rec["backends"][backend]
+    entry["ms"] = ms
+    entry["tflops"] = tflops(rec["flops"], ms)
+    rec[RATIO_KEY] = speed_ratio(rec)
+
+
+def speed_ratio(rec):
+    b = rec["backends"]
+    if "flashcore" not in b or "cudnn" not in b:
+        return None
+    fc, cd = b["flashcore"]["tflops"], b["cudnn"]["tflops"]
+    if fc is None or not cd:
+        return None
+    return fc / cd
+
+
+def judge_correctness(rec):
+    """Sets rec["correct"]: flashcore's max abs error within tolerance (NaN fails). None when
+    flashcore was not run or there was no reference to compare with."""
+    fc = rec["backends"].get("flashcore")
+    if fc is None:
+        rec["correct"] = None
+    elif fc["error"] is not None:
+        rec["correct"] = False  # flashcore must run every shape of these grids
+    elif rec["max_abs_err"] is None:
+        rec["correct"] = None
+    else:
+        err = rec["max_abs_err"]
+        rec["correct"] = bool(math.isfinite(err) and err <= rec["tolerance"])
+    return rec["correct"]
+
+
+def failures(records):
+    """Human-readable failure lines for the shapes that exit the benchmark non-zero."""
+    out = []
+    for r in records:
+        if r["correct"] is False or r.get("error"):
+            fc = r["backends"].get("flashcore", {})
+            why = r.get("error") or fc.get("error") or f"max_abs_err {r['max_abs_err']!r} > {r['tolerance']}"
+            out.append(f"{shape_label(r)}: {why}")
+    return out
+
+
+def shape_label(r):
+    c = "causal" if r["causal"] else "noncausal"
+    return f"{r['dtype']} D{r['head_dim']} {c} S{r['seqlen']} B{r['batch']} H{r['heads']}"
+
+
+def record_sort_key(r):
+    return Shape(**{f.name: r[f.name] for f in dataclasses.fields(Shape)}).sort_key()
+
+
+def host_bound(entry):
+    """True when do_bench's time is well above the profiled kernel time: the shape is too small
+    for one timed call to hide the host's launch overhead, so its TFLOP/s understate the kernel."""
+    ms, gpu_ms = entry.get("ms"), entry.get("profiled_gpu_ms")
+    return bool(ms and gpu_ms and ms > HOST_BOUND_FACTOR * gpu_ms)
+
+
+def copy_kernel_names(kernel_names):
+    return [k for k in kernel_names if _COPY_KERNEL_RE.search(k)]
+
+
+# --- Table -----------------------------------------------------------------------------------
+
+def _fmt(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def format_table(records, backends):
+    """One text table: a row per shape; TFLOP/s per backend ('err' where it raised), the
+    flashcore/cudnn ratio, flashcore's max abs error and notes (FAIL, ERROR, copy!(backend),
+    host-bound(backends) where do_bench's time exceeds 1.5x the profiled kernel time)."""
+    head = ["dtype", "D", "causal", "S", "B", "H"] + [f"{b} TF/s" for b in backends]
+    head += ["fc/cudnn", "max_err", "notes"]
+    rows = []
+    for r in sorted(records, key=record_sort_key):
+        row = [r["dtype"], str(r["head_dim"]), "yes" if r["causal"] else "no",
+               str(r["seqlen"]), str(r["batch"]), str(r["heads"])]
+        notes = []
+        for b in backends:
+            e = r["backends"].get(b)
+            if e is None:
+                row.append("-")
+            elif e["tflops"] is not None:
+                row.append(f"{e['tflops']:.1f}")
+            elif e["error"] is not None:
+                row.append("err")
+            else:
+                row.append("-")
+            if e is not None and e.get("copy_kernels"):
+                notes.append(f"copy!({b})")
+        slow = [b for b in backends if b in r["backends"] and host_bound(r["backends"][b])]
+        if slow:
+            notes.append("host-bound(" + ",".join(slow) + ")")
+        row.append(_fmt(r.get(RATIO_KEY), ".2f"))
+        err = r.get("max_abs_err")
+        row.append("nan" if err is not None and not math.isfinite(err) else _fmt(err, ".1e"))
+        if r.get("correct") is False:
+            notes.insert(0, "FAIL")
+        if r.get("error"):
+            notes.insert(0, "ERROR")
+        row.append(" ".join(notes))
+        rows.append(row)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
+              for i, h in enumerate(head)]
+    left = {0, len(head) - 1}  # dtype and notes left-aligned, numbers right-aligned
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    out = [line(head), line(["-" * w for w in widths])]
+    out += [line(row) for row in rows]
+    return "\n".join(out)
+
+
+# --- JSON ------------------------------------------------------------------------------------
+
+def _json_safe(obj):
+    """Non-finite floats become strings ("nan", "inf"), so the file is strict JSON."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else str(obj)
+    if isinstance(obj, dict):
+        return {str(k): _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_safe(v) for v in obj]
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    return str(obj)
+
+
+def write_json(path, env, config, records):
+    """Writes {"benchmark", "env", "config", "records", "failures"} atomically (a rename)."""
+    doc = {
+        "benchmark": "attention_forward",
+        "env": env,
+        "config": dataclasses.asdict(config) if dataclasses.is_dataclass(config) else config,
+        "records": records,
+        "failures": failures(records),
+    }
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(_json_safe(doc), f, indent=1, allow_nan=False)
+        f.write("\n")
+    os.replace(tmp, path)
+    return doc
+
+
+# --- Plot ------------------------------------------------------------------------------------
+
+def plot(path, records, backends, title=None):
+    """One subplot per (dtype, head_dim, causal): TFLOP/s against seqlen (log2), a line per backend
+    over the paper grid; the seed shape (B1 H8) is drawn as stars in the backends' colours."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    groups = sorted({(r["dtype"], r["head_dim"], r["causal"]) for r in records},
+                    key=lambda g: (DTYPES.index(g[0]) if g[0] in DTYPES else 99, g[1], g[2]))
+    n = max(1, len(groups))
+    ncols = min(4, n)
+    nrows = math.ceil(n / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False)
+    colors = {b: f"C{i}" for i, b in enumerate(BACKENDS)}
+    drawn = set()  # backends and grids with at least one point, for the legend
+    for ax, (dtype, d, causal) in zip(axes.flat, groups):
+        rs = [r for r in records if (r["dtype"], r["head_dim"], r["causal"]) == (dtype, d, causal)]
+        for b in backends:
+            for grid in ("paper", "seed"):
+                pts = sorted((r["seqlen"], r["backends"][b]["tflops"]) for r in rs
+                             if r["grid"] == grid and b in r["backends"]
+                             and r["backends"][b]["tflops"] is not None)
+                if not pts:
+                    continue
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                if grid == "paper":
+                    ax.plot(xs, ys, "o-", color=colors.get(b), markersize=4)
+                else:
+                    ax.plot(xs, ys, "*", color=colors.get(b), markersize=10)
+                drawn.add(b)
+                drawn.add(grid)
+        seqlens = sorted({r["seqlen"] for r in rs})
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(seqlens, [f"{s // 1024}k" if s >= 1024 and s % 1024 == 0 else str(s)
+                                for s in seqlens])
+        ax.minorticks_off()
+        ax.set_title(f"{dtype} D{d} {'causal' if causal else 'non-causal'}", fontsize=10)
+        ax.set_xlabel("seqlen")
+        ax.set_ylabel("TFLOP/s")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+    for ax in list(axes.flat)[len(groups):]:
+        ax.set_visible(False)
+    handles = [Line2D([], [], color=colors.get(b), marker="o", markersize=4, label=b)
+               for b in backends if b in drawn]
+    if "seed" in drawn:
+        handles.append(Line2D([], [], color="gray", marker="*", markersize=10, linestyle="",
+                              label="seed shape B1 H8 S512 D64"))
+    if handles:
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=9,
+                   frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, 0.05 if nrows > 1 else 0.09, 1, 1))
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+# --- Environment -----------------------------------------------------------------------------
+
+def collect_env():
+    import torch
+    env = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "torch_cuda": torch.version.cuda,
+        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+    }
+    try:
+        import triton
+        env["triton"] = triton.__version__
+    except Exception as e:  # noqa: BLE001 - recorded, timing then fails loudly
+        env["triton"] = f"unavailable: {e}"
+    if torch.cuda.is_available():
+        env["gpu"] = torch.cuda.get_device_name()
+        env["gpu_capability"] = list(torch.cuda.get_device_capability())
+        env["gpu_count"] = torch.cuda.device_count()
+    try:
+        import flashcore
+        env["flashcore_build_info"] = flashcore.build_info()
+    except Exception as e:  # noqa: BLE001
+        env["flashcore_build_info"] = None
+        env["flashcore_build_info_error"] = _error_text(e)
+    return env
+
+
+# --- GPU side --------------------------------------------------------------------------------
+
+def _error_text(exc, caught_warnings=()):
+    text = f"{type(exc).__name__}: {exc}"
+    reasons = [str(w.message) for w in caught_warnings]
+    if reasons:
+        text += " | warnings: " + " | ".join(reasons)
+    return text[:MAX_ERROR_CHARS]
+
+
+def _sync():
+    import torch
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def _torch_dtype(name):
+    import torch
+    return {"fp16": torch.float16, "bf16": torch.bfloat16}[name]
+
+
+def _sdpa_enum(backend):
+    from torch.nn.attention import SDPBackend
+    return {"flash": SDPBackend.FLASH_ATTENTION, "efficient": SDPBackend.EFFICIENT_ATTENTION,
+            "cudnn": SDPBackend.CUDNN_ATTENTION, "math": SDPBackend.MATH}[backend]
+
+
+def make_inputs(shape, seed):
+    """Fresh N(0, 1) q, k, v, contiguous (batch, seqlen, heads, head_dim)."""
+    import torch
+    gen = torch.Generator(device=DEVICE).manual_seed(seed)
+    size = (shape.batch, shape.seqlen, shape.heads, shape.head_dim)
+    return tuple(torch.randn(size, device=DEVICE, dtype=_torch_dtype(shape.dtype), generator=gen)
+                 for _ in range(3))
+
+
+def make_fn(backend, q, k, v, causal):
+    """The timed callable. Everything it needs (views, flags) is made here, outside the timing:
+    flashcore gets the contiguous tensors; SDPA gets transpose views of the same storage."""
+    if backend == "flashcore":
+        import flashcore
+        return lambda: flashcore.attention(q, k, v, causal=causal)
+    import torch.nn.functional as F
+    qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+    return lambda: F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+
+
+def backend_context(backend):
+    """Forces one SDPA backend for the calls made inside; a no-op for flashcore."""
+    import contextlib
+    if backend == "flashcore":
+        return contextlib.nullcontext()
+    from torch.nn.attention import sdpa_kernel
+    return sdpa_kernel(_sdpa_enum(backend))
+
+
+def to_bhsd(out, backend):
+    """flashcore returns (B, S, H, D); SDPA returns (B, H, S, D). A view, for comparison."""
+    return out.transpose(1, 2) if backend == "flashcore" else out
+
+
+def call_once(backend, fn):
+    """Runs fn once under its backend; returns (out, None) or (None, error text)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with backend_context(backend):
+                out = fn()
+            _sync()
+            return out, None
+        except Exception as e:  # noqa: BLE001 - an unsupported backend is a result, not a crash
+            return None, _error_text(e, caught)
+
+
+def fp32_reference(q, k, v, causal):
+    """Last-resort reference: SDPA math backend in fp32, one (batch, head) at a time."""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    B, S, H, D = q.shape
+    out = torch.empty((B, H, S, D), device=q.device, dtype=torch.float32)
+    with sdpa_kernel(SDPBackend.MATH):
+        for b in range(B):
+            for h in range(H):
+                qs, ks, vs = (t[b, :, h].float()[None, None] for t in (q, k, v))
+                out[b, h] = F.scaled_dot_product_attention(qs, ks, vs, is_causal=causal)[0, 0]
+    return out
+
+
+def compute_reference(q, k, v, causal):
+    """torch SDPA output (B, H, S, D) from the first of flash, efficient, cudnn that runs, else
+    fp32 math. Returns (out, backend name, errors of the backends that raised)."""
+    errors = {}
+    for backend in SDPA_BACKENDS:
+        out, err = call_once(backend, make_fn(backend, q, k, v, causal))
+        if err is None:
+            return out, backend, errors
+        errors[backend] = err
+    return fp32_reference(q, k, v, causal), "math_fp32", errors
+
+
+def max_abs_err(out_bhsd, ref_bhsd):
+    if tuple(out_bhsd.shape) != tuple(ref_bhsd.shape):
+        raise ValueError(f"output shape {tuple(out_bhsd.shape)} != reference "
+                         f"{tuple(ref_bhsd.shape)}")
+    return (out_bhsd.float() - ref_bhsd.float()).abs().max().item()
+
+
+def profile_kernels(backend, fn, calls=PROFILE_CALLS):
+    """Runs fn `calls` times under torch.profiler. Returns (names of the CUDA kernels, memsets and
+    memcpys it launches, their summed GPU duration per call in ms). That duration excludes launch
+    overhead and L2 flushing, so it is a cross-check of do_bench for small shapes, not a result."""
+    import torch
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Profiler clears events at the end of each cycle"
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            with backend_context(backend):
+                for _ in range(calls):
+                    fn()
+            torch.cuda.synchronize()
+    events = [e for e in prof.events() if e.device_type == DeviceType.CUDA]
+    gpu_us = sum(e.time_range.elapsed_us() for e in events)
+    return sorted({e.name for e in events}), gpu_us / 1e3 / calls
+
+
+def time_ms(backend, fn, warmup_ms, rep_ms):
+    from triton.testing import do_bench
+    with backend_context(backend):
+        return float(do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median"))
+
+
+def run_shape(shape, config, seed):
+    """Checks and times every backend on one shape; never raises for a backend's failure."""
+    rec = new_record(shape, config.backends, config.tolerance)
+    q, k, v = make_inputs(shape, seed)
+    ref, rec["reference"], ref_errors = compute_reference(q, k, v, shape.causal)
+    if ref_errors:
+        rec["reference_error"] = ref_errors
+    for backend in config.backends:
+        _run_backend(rec, backend, q, k, v, ref, shape.causal, config)
+    if "flashcore" in rec["backends"]:
+        rec["max_abs_err"] = rec["backends"]["flashcore"]["max_abs_err"]
+    judge_correctness(rec)
+    del q, k, v, ref
+    _free_memory()
+    return rec
+
+
+def _free_memory():
+    import torch
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+        torch.cuda.empty_cache()
+
+
+def _run_backend(rec, backend, q, k, v, ref, causal, config):
+    """One backend on one shape: a checked call, its kernel list, then the timing. Each failure
+    is written into rec["backends"][backend]["error"] and ends that backend's work."""
+    entry = rec["backends"][backend]
+    try:
+        fn = make_fn(backend, q, k, v, causal)  # flashcore not importable -> an error entry
+    except Exception as e:  # noqa: BLE001
+        entry["error"] = _error_text(e)
+        return
+    out, entry["error"] = call_once(backend, fn)
+    if out is None:
+        return
+    try:
+        entry["max_abs_err"] = max_abs_err(to_bhsd(out[0] if isinstance(out, tuple) else out,
+                                                   backend), ref)
+    except Exception as e:  # noqa: BLE001
+        entry["error"] = _error_text(e)
+        return
+    finally:
+        del out
+    if config.profile_kernels:
+        try:
+            entry["kernels"], entry["profiled_gpu_ms"] = profile_kernels(backend, fn)
+            entry["profiled_tflops"] = tflops(rec["flops"], entry["profiled_gpu_ms"])
+            entry["copy_kernels"] = copy_kernel_names(entry["kernels"])
+        except Exception as e:  # noqa: BLE001 - the listing is a diagnostic, not a result
+            entry["kernels_error"] = _error_text(e)
+    try:
+        set_timing(rec, backend, time_ms(backend, fn, config.warmup_ms, config.rep_ms))
+    except Exception as e:  # noqa: BLE001
+        entry["error"] = _error_text(e)
+
+
+def run(config, log=_log):
+    """The whole benchmark: returns (env, records). attention.json is rewritten after every
+    shape, so a run cut short still leaves its results."""
+    import torch
+    if DEVICE == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError("no CUDA device: this benchmark runs on a GPU machine")
+    os.makedirs(config.out_dir, exist_ok=True)
+    env = collect_env()
+    json_path = os.path.join(config.out_dir, JSON_NAME)
+    shapes = make_grid(config)
+    log(f"{len(shapes)} shapes x {len(config.backends)} backends on {env.get('gpu')}; "
+        f"torch {env['torch']}, triton {env['triton']}, cudnn {env['cudnn']}")
+    records = []
+    for i, shape in enumerate(shapes):
+        try:
+            rec = run_shape(shape, config, config.seed + i)
+        except Exception as e:  # noqa: BLE001 - e.g. OOM making inputs; record and go on
+            rec = new_record(shape, config.backends, config.tolerance)
+            rec["error"] = _error_text(e)
+            rec["correct"] = False
+            try:
+                _free_memory()
+            except Exception:  # noqa: BLE001 - a dead CUDA context fails every later shape too
+                pass
+        records.append(rec)
+        done = "  ".join(f"{b} {_fmt(rec['backends'][b]['tflops'], '.1f')}" for b in config.backends)
+        log(f"[{i + 1}/{len(shapes)}] {shape_label(rec)}: {done}  err {rec['max_abs_err']}"
+            + ("  FAIL" if rec["correct"] is False else ""))
+        write_json(json_path, env, config, records)
+    return env, records
+
+
+def main(config, log=_log):
+    """Runs, prints the table, writes attention.json and attention.png. Returns the exit code:
+    1 if flashcore failed or was wrong on any shape, else 0."""
+    env, records = run(config, log)
+    log("")
+    log(format_table(records, config.backends))
+    json_path = os.path.join(config.out_dir, JSON_NAME)
+    write_json(json_path, env, config, records)
+    png_path = os.path.join(config.out_dir, PLOT_NAME)
+    try:
+        plot(png_path, records, config.backends,
+             title=f"attention forward, {env.get('gpu')}, torch {env['torch']}")
+        log(f"wrote {json_path} and {png_path}")
+    except Exception as e:  # noqa: BLE001 - the JSON is the result; the plot is a view of it
+        log(f"wrote {json_path}; plot failed: {_error_text(e)}")
+    bad = failures(records)
+    for line in bad:
+        log(f"FAIL {line}")
+    return 1 if bad else 0
