@@ -18,6 +18,7 @@ flags.DEFINE_string("audit", None, "JSON from action_audit")
 flags.DEFINE_string("extension", None, "the built _C.so")
 flags.DEFINE_multi_string("probe", [], "bf16 guard probe outputs (must have failed)")
 flags.DEFINE_string("probe_control", None, "bf16 probe without macros (must have passed)")
+flags.DEFINE_string("host_cuda_probe", None, "what a sandboxed build action sees of /usr/local/cuda")
 
 DTYPES = ("fp16", "bf16")
 ARCH_GENCODE = {
@@ -98,6 +99,11 @@ class BuildGraphTest(absltest.TestCase):
             for a in r["argv"]:
                 self.assertNotIn("/usr/local/cuda", a, "%s %s" % (r["mnemonic"], r["label"]))
                 self.assertNotRegex(a, r"^/(usr|opt)/.*cuda", "%s %s" % (r["mnemonic"], r["label"]))
+
+    def test_build_actions_cannot_see_the_host_cuda(self):
+        with open(FLAGS.host_cuda_probe) as f:
+            self.assertEqual(f.read().strip(), "hidden",
+                             "/usr/local/cuda is visible to build actions: --sandbox_block_path is not in effect")
 
     def test_bf16_guard_fires_for_every_suppressing_macro(self):
         self.assertLen(FLAGS.probe, 5)

@@ -41,10 +41,16 @@ load("@rules_cc//cc:defs.bzl", "cc_library")
 cc_library(
     name = "python_headers",
     hdrs = glob(["root/{inc}/**/*.h", "root/{cfg}/*.h"]),
-    includes = ["root/{inc}", "root/{cfg}"],
+    # Debian/Ubuntu's python3.12/pyconfig.h includes <x86_64-linux-gnu/python3.12/pyconfig.h>,
+    # so the multiarch dir's root (the tarball's usr/include) is an include dir too.
+    includes = ["root/{inc}", "root/{cfg_root}"],
     visibility = ["//visibility:public"],
 )
-""".format(inc = rctx.attr.include_dir, cfg = rctx.attr.pyconfig_dir))
+""".format(
+        inc = rctx.attr.include_dir,
+        cfg = rctx.attr.pyconfig_dir,
+        cfg_root = rctx.attr.pyconfig_dir.rsplit("/", 2)[0],
+    ))
 
 target_python_headers = repository_rule(
     implementation = _target_python_headers_impl,
