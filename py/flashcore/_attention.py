@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -26,8 +27,15 @@ def build_info() -> dict:
     return dict(_C.build_info())
 
 
-def _compiled_archs() -> set[str]:
-    return {k["arch"] for k in _C.build_info()["kernels"]}
+@functools.cache
+def _compiled_archs() -> frozenset:
+    return frozenset(k["arch"] for k in _C.build_info()["kernels"])
+
+
+@functools.cache
+def _device_arch(device_index: int) -> str:
+    """Per-device library choice, computed once (this is on every call's path)."""
+    return select_arch(torch.cuda.get_device_capability(device_index))
 
 
 def select_arch(capability, compiled_archs=None) -> str:
@@ -131,16 +139,13 @@ def attention_into(q, k, v, out, lse, causal: bool, softmax_scale: float) -> Non
     for name, t in (("q", q), ("k", k), ("v", v), ("out", out)):
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
-    arch = select_arch(torch.cuda.get_device_capability(q.device))
     device = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    _C.fwd(
-        device=device, arch=arch, dtype=_DTYPE_NAMES[q.dtype],
-        q=q.data_ptr(), k=k.data_ptr(), v=v.data_ptr(), o=out.data_ptr(), lse=lse.data_ptr(),
-        batch=batch, heads=heads, seqlen_q=seqlen_q, seqlen_k=seqlen_k, head_dim=head_dim,
-        q_strides=q.stride()[:3], k_strides=k.stride()[:3], v_strides=v.stride()[:3],
-        o_strides=out.stride()[:3], softmax_scale=softmax_scale, causal=causal,
-        stream=torch.cuda.current_stream(q.device).cuda_stream,
-    )
+    # Positional (pybind11 keyword matching costs microseconds per call); order as in _C.fwd.
+    _C.fwd(device, _device_arch(device), _DTYPE_NAMES[q.dtype],
+           q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
+           batch, heads, seqlen_q, seqlen_k, head_dim,
+           q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3],
+           softmax_scale, causal, torch.cuda.current_stream(device).cuda_stream)
 
 
 @torch.library.custom_op("flashcore::attention_fwd", mutates_args=())
