@@ -114,6 +114,34 @@ def test_fake_impl_gives_shapes_without_a_gpu():
     assert lse.shape == (2, 4, 17) and lse.dtype == torch.float32
 
 
+# --- the extension's own errors (no GPU here: a launch must fail with CUDA's error text) ------
+
+def _fwd_args(**overrides):
+    args = dict(device=0, arch="sm90a", dtype="fp16", q=0, k=0, v=0, o=0, lse=0, batch=1, heads=1,
+                seqlen_q=1, seqlen_k=1, head_dim=64, q_strides=(64, 64, 64), k_strides=(64, 64, 64),
+                v_strides=(64, 64, 64), o_strides=(64, 64, 64), softmax_scale=0.125, causal=False,
+                stream=0)
+    args.update(overrides)
+    return args
+
+
+def test_extension_rejects_unknown_arch_dtype_and_kernel():
+    from flashcore import _C
+    with pytest.raises(ValueError, match="arch must be one of sm80, sm89, sm90a, got 'sm75'"):
+        _C.fwd(**_fwd_args(arch="sm75"))
+    with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
+        _C.fwd(**_fwd_args(dtype="fp32"))
+    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=96"):
+        _C.fwd(**_fwd_args(dtype="bf16", head_dim=96))
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU error path")
+def test_cuda_errors_become_python_exceptions_with_cuda_text():
+    from flashcore import _C
+    with pytest.raises(RuntimeError, match=r"flashcore: forward kernel launch failed: cuda\w+: \w"):
+        _C.fwd(**_fwd_args())
+
+
 # --- the float64 reference itself, against torch's math SDPA (float64, CPU) ----------------
 
 @pytest.mark.parametrize("sq, sk", [(1, 1), (17, 17), (5, 40), (40, 5), (129, 64)])

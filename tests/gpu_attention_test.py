@@ -207,6 +207,19 @@ def test_torch_compile_traces_the_custom_op():
     assert torch.equal(compiled(q, k, v), f(q, k, v))
 
 
+def test_cuda_errors_become_python_exceptions():
+    from flashcore import _C
+    q, k, v = fresh_inputs(1, 1, 64, 64, 64, torch.float16, 9)
+    out = torch.empty_like(q)
+    lse = torch.empty(1, 1, 64, device="cuda")
+    bad_device = torch.cuda.device_count() + 3
+    with pytest.raises(RuntimeError, match="forward kernel launch failed: cudaErrorInvalidDevice"):
+        _C.fwd(bad_device, flashcore.select_arch(torch.cuda.get_device_capability()), "fp16",
+               q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
+               1, 1, 64, 64, 64, q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3],
+               0.125, False, torch.cuda.current_stream().cuda_stream)
+
+
 def test_build_covers_this_gpu():
     info = flashcore.build_info()
     arch = flashcore.select_arch(torch.cuda.get_device_capability())
