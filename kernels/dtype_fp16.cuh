@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/flash_fwd_api.h"
+#include "kernels/mma_sm80.cuh"
 
 namespace flashcore {
 
@@ -19,19 +20,12 @@ struct Fp16Traits {
     return *reinterpret_cast<uint32_t*>(&h);
   }
 
-  // D += A(16x16, row) * B(16x8, col), fp32 accumulate.
   __device__ __forceinline__ static void mma_16x8x16(float (&d)[4], const uint32_t (&a)[4],
                                                      uint32_t b0, uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    mma_16x8x16_f32acc<kDType>(d, a, b0, b1);
   }
 };
 
-template <DType>
-struct TraitsFor;
 template <>
 struct TraitsFor<DType::kFp16> {
   using type = Fp16Traits;
