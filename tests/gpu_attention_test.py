@@ -197,14 +197,30 @@ def test_backward_raises_not_implemented():
         out.float().sum().backward()
 
 
-def test_torch_compile_traces_the_custom_op():
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_torch_compile_traces_the_custom_op(backend):
     q, k, v = fresh_inputs(2, 4, 128, 128, 64, torch.bfloat16, 5)
 
     def f(q, k, v):
         return flashcore.attention(q, k, v, causal=True) * 2
 
-    compiled = torch.compile(f, fullgraph=True, backend="aot_eager")
+    compiled = torch.compile(f, fullgraph=True, backend=backend)
     assert torch.equal(compiled(q, k, v), f(q, k, v))
+
+
+def test_cuda_graph_capture_and_replay():
+    q, k, v = fresh_inputs(2, 4, 200, 300, 128, torch.float16, 13)
+    static_out = flashcore.attention(q, k, v, causal=True)  # warm-up outside capture
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_out = flashcore.attention(q, k, v, causal=True)
+    for seed in (21, 22):
+        new = fresh_inputs(2, 4, 200, 300, 128, torch.float16, seed)
+        for dst, src in zip((q, k, v), new):
+            dst.copy_(src)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(static_out, flashcore.attention(q, k, v, causal=True))
 
 
 def test_cuda_errors_become_python_exceptions():
