@@ -129,13 +129,21 @@ def attention_into(q, k, v, out, lse, causal: bool, softmax_scale: float) -> Non
     dtype, unit stride on head_dim) and lse (float32, contiguous (batch, heads, seqlen_q)).
     Inputs must already have passed _check_inputs; the tests use this to poison outputs."""
     batch, seqlen_q, heads, head_dim = q.shape
-    seqlen_k = k.shape[1]
     if out.shape != q.shape or out.dtype != q.dtype or out.device != q.device or out.stride(-1) != 1 \
             or any(s % 8 for s in out.stride()[:3]):
         raise ValueError("flashcore: out must match q's shape, dtype and device with 16-byte rows")
     if lse.shape != (batch, heads, seqlen_q) or lse.dtype != torch.float32 or lse.device != q.device \
             or not lse.is_contiguous():
         raise ValueError("flashcore: lse must be a contiguous float32 tensor of shape (batch, heads, seqlen_q)")
+    _launch(q, k, v, out, lse, causal, softmax_scale)
+
+
+def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float) -> None:
+    """The per-call path: pointer alignment, device, arch, and the kernel launch. Shapes and
+    layouts of out/lse are the caller's responsibility (attention_into checks them; the custom
+    op allocates them itself)."""
+    batch, seqlen_q, heads, head_dim = q.shape
+    seqlen_k = k.shape[1]
     for name, t in (("q", q), ("k", k), ("v", v), ("out", out)):
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
@@ -154,7 +162,7 @@ def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bo
     batch, seqlen_q, heads, head_dim = q.shape
     out = torch.empty((batch, seqlen_q, heads, head_dim), dtype=q.dtype, device=q.device)
     lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
-    attention_into(q, k, v, out, lse, causal, softmax_scale)
+    _launch(q, k, v, out, lse, causal, softmax_scale)
     return out, lse
 
 

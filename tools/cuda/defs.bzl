@@ -72,6 +72,8 @@ def _cuda_library_impl(ctx):
         common.add("-Xcompiler=" + opt)
     common.add_all(ctx.attr.copts)
 
+    # One depset for every compile of this target (no per-source flattening of the toolchain).
+    compile_tools = depset([ctx.executable._nvcc] + ctx.files._toolkit, transitive = [cc_toolchain.all_files])
     objects = []
     reports = []
     for src in ctx.files.srcs:
@@ -88,7 +90,7 @@ def _cuda_library_impl(ctx):
                       'mv "$3.log" "' + report.path + '"',
             arguments = [ctx.executable._nvcc.path, src.path, obj.path, common],
             inputs = depset([src], transitive = [headers]),
-            tools = [ctx.executable._nvcc] + ctx.files._toolkit + cc_toolchain.all_files.to_list(),
+            tools = compile_tools,
             outputs = [obj, report],
             env = {"PATH": "/usr/bin:/bin"},
             mnemonic = "CudaCompile",
