@@ -1,0 +1,103 @@
+// Online softmax and masking over one key block of scores, for any mainloop whose score
+// accumulator uses the m16n8 fragment layout: mma.sync m16n8k16 (sm80/sm89) and wgmma m64nNk16
+// (sm90a) both give a thread two rows, r and r + 8, and in each n8 column group the columns
+// c = 8*t + 2*(lane % 4) + {0, 1}. Flat index: acc[4*t + 2*h + e] is (row r + 8h, column c + e).
+//
+// Scores are kept in log2 units (scaled by softmax_scale * log2(e)) so that exp2 gives the
+// exponentials; the log-sum-exp written out is converted back to natural log.
+#pragma once
+
+#include <cmath>
+
+namespace flashcore {
+
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kLn2 = 0.6931471805599453f;
+
+// Bottom-right-aligned causal mask (FlashAttention >= 2.1): query row i sees keys
+// j <= i + (seqlen_k - seqlen_q). Returns the exclusive key limit of a row.
+template <bool kCausal>
+__device__ __forceinline__ int key_limit_of_row(int row, int seqlen_q, int seqlen_k) {
+  if constexpr (kCausal) return min(seqlen_k, row + (seqlen_k - seqlen_q) + 1);
+  return seqlen_k;
+}
+
+template <int kNTiles>  // n8 column groups per key block
+struct OnlineSoftmax {
+  float row_max[2];  // running max, log2 units; -inf while a row has seen no key
+  float row_sum[2];  // running sum of this thread's columns (quad-reduced in finish())
+
+  __device__ __forceinline__ OnlineSoftmax() {
+    row_max[0] = row_max[1] = -INFINITY;
+    row_sum[0] = row_sum[1] = 0.f;
+  }
+
+  // Turns the scores `s` of one key block (first column `col0`) into unnormalised
+  // probabilities P in place and returns in `alpha` the factor each row's output accumulator
+  // must be multiplied by. With kMask, columns at or past key_limit[h] are excluded.
+  template <bool kMask>
+  __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
+                                       const int (&key_limit)[2], float (&alpha)[2]) {
+    const int tig = threadIdx.x % 4;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float mx = -INFINITY;
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float v = s[4 * t + 2 * h + e] * scale_log2;
+          if (kMask && col0 + 8 * t + 2 * tig + e >= key_limit[h]) v = -INFINITY;
+          s[4 * t + 2 * h + e] = v;
+          mx = fmaxf(mx, v);
+        }
+      }
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float m_new = fmaxf(row_max[h], mx);
+      // A row with no visible key so far keeps max -inf; subtract 0 instead so that exp2 gives
+      // 0 rather than NaN (-inf - -inf).
+      const float m_base = m_new == -INFINITY ? 0.f : m_new;
+      alpha[h] = exp2f(row_max[h] - m_base);
+      float sum = 0.f;
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float p = exp2f(s[4 * t + 2 * h + e] - m_base);
+          s[4 * t + 2 * h + e] = p;
+          sum += p;
+        }
+      }
+      row_sum[h] = row_sum[h] * alpha[h] + sum;
+      row_max[h] = m_new;
+    }
+  }
+
+  // Row sums reduced over the quad; inv[h] = 1/sum (0 for a row that saw no key) and the
+  // natural-log log-sum-exp (-inf for such a row).
+  __device__ __forceinline__ void finish(float (&inv)[2], float (&lse)[2]) const {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float sum = row_sum[h];
+      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+      inv[h] = sum > 0.f ? 1.f / sum : 0.f;
+      lse[h] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
+    }
+  }
+};
+
+// Multiplies each row of an accumulator fragment (same layout, kTiles n8 groups) by alpha[h].
+template <int kTiles>
+__device__ __forceinline__ void scale_rows(float (&acc)[kTiles * 4], const float (&alpha)[2]) {
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t) {
+    acc[4 * t + 0] *= alpha[0];
+    acc[4 * t + 1] *= alpha[0];
+    acc[4 * t + 2] *= alpha[1];
+    acc[4 * t + 3] *= alpha[1];
+  }
+}
+
+}  // namespace flashcore

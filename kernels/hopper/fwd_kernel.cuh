@@ -1,0 +1,356 @@
+// Hopper (sm_90a) attention forward, the FlashAttention-3 recipe written with PTX:
+//   - one CTA per (128-query block, head, batch); warpgroup 0 is the producer, warpgroups 1..2
+//     are consumers owning 64 query rows each;
+//   - the producer's single elected thread loads Q once and K/V blocks through the TMA into a
+//     kStages-deep mbarrier pipeline (tma_pipeline.cuh describes the protocol);
+//   - consumers compute S = Q K^T with wgmma (both operands in shared memory), the online
+//     softmax in registers (kernels/common/online_softmax.cuh), and O += P V with wgmma taking P
+//     from registers;
+//   - schedule (template parameter): kSerial waits for each GEMM; kOverlap issues S_{j+1} and
+//     P_j V_j together and runs the softmax of S_{j+1} while P_j V_j is in flight; kPingpong adds
+//     named-barrier turns so one warpgroup's GEMMs run while the other does its softmax;
+//   - key blocks are walked from the last to the first so the blocks that need a mask (the
+//     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
+//     diagonal are never loaded; causal CTAs are launched longest-first.
+// Included only by the generated sm90a instantiation TUs (kernels/defs.bzl).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/common/online_softmax.cuh"
+#include "kernels/flash_fwd_api.h"
+#include "kernels/hopper/tensor_map.h"
+#include "kernels/hopper/tile_policy.h"
+#include "kernels/hopper/tma_pipeline.cuh"
+#include "kernels/hopper/wgmma.cuh"
+
+namespace flashcore {
+namespace hopper {
+
+enum class Schedule { kSerial, kOverlap, kPingpong };
+
+template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
+struct FwdSharedStorage {
+  // Tiles are [kHeadDim / 64 column blocks][rows][64 elements]: one 128-byte swizzled row per
+  // (row, column block), as the TMA box writes them.
+  alignas(1024) Element q[kBlockM * kHeadDim];
+  alignas(1024) Element k[kStages][kBlockN * kHeadDim];
+  alignas(1024) Element v[kStages][kBlockN * kHeadDim];
+  uint64_t q_full;
+  uint64_t k_full[kStages], k_empty[kStages];
+  uint64_t v_full[kStages], v_empty[kStages];
+};
+
+struct FwdTensorMaps {
+  CUtensorMap q, k, v;
+};
+
+// Loads a rows x kHeadDim tile (kHeadDim / 64 TMA boxes) starting at sequence row `row0`.
+template <int kHeadDim, int kRows, class Element>
+__device__ __forceinline__ void load_tile(const CUtensorMap* map, Element* tile, uint64_t* bar, int row0, int head,
+                                          int batch) {
+#pragma unroll
+  for (int cb = 0; cb < kHeadDim / 64; ++cb) tma_load_4d(map, tile + cb * kRows * 64, bar, cb * 64, row0, head, batch);
+}
+
+// Descriptor of the k16 slice kk of a K-major [column block][rows][64] tile, starting at `row`.
+template <int kRows>
+__device__ __forceinline__ uint64_t kmajor_desc(const void* tile, int row, int kk) {
+  const uint32_t addr = smem_u32(tile) + (kk / 4) * (kRows * 128) + row * 128 + (kk % 4) * 32;
+  return smem_desc_sw128(addr, 16, 1024);
+}
+
+// Descriptor of keys [16*kk, 16*kk + 16) of V as an MN-major B operand: 8-key groups 1024 bytes
+// apart (SBO), 64-wide head_dim column blocks kBlockN * 128 bytes apart (LBO).
+template <int kBlockN>
+__device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
+  return smem_desc_sw128(smem_u32(tile) + kk * 16 * 128, kBlockN * 128, 1024);
+}
+
+template <class Traits, int kHeadDim, bool kCausal, Schedule kSchedule>
+__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
+    fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps) {
+  using Element = typename Traits::Element;
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
+  constexpr int kBlockM = kPolicy.block_m;
+  constexpr int kBlockN = kPolicy.block_n;
+  constexpr int kStages = kPolicy.stages;
+  constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
+  constexpr int kSTiles = kBlockN / 8;   // n8 groups of S
+  constexpr int kOTiles = kHeadDim / 8;  // n8 groups of O
+  constexpr uint32_t kQBytes = kBlockM * kHeadDim * sizeof(Element);
+  constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
+  static_assert(kBlockM == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 query rows");
+  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0, "tile shape");
+  static_assert(kSchedule != Schedule::kPingpong || kPolicy.consumer_wgs == 2, "pingpong pairs two warpgroups");
+  using Smem = FwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
+
+  extern __shared__ unsigned char smem_raw[];
+  // 128-byte swizzled tiles need 1024-byte alignment; the launch asks for 1 KB of slack.
+  Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+
+  const int wg = threadIdx.x / 128;
+  const int m_block = kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;  // causal: longest first
+  const int head = blockIdx.y;
+  const int batch = blockIdx.z;
+  const int m0 = m_block * kBlockM;
+  int key_end = p.seqlen_k;
+  if (kCausal) key_end = min(key_end, m0 + kBlockM + (p.seqlen_k - p.seqlen_q));
+  const int n_blocks = key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
+
+  if (threadIdx.x == 0) {
+    prefetch_tensor_map(&maps.q);
+    prefetch_tensor_map(&maps.k);
+    prefetch_tensor_map(&maps.v);
+    mbar_init(&smem.q_full, 1);
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init(&smem.k_full[s], 1);
+      mbar_init(&smem.v_full[s], 1);
+      mbar_init(&smem.k_empty[s], kConsumerWarps);
+      mbar_init(&smem.v_empty[s], kConsumerWarps);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    // ---------------------------------------------------------------- producer warpgroup
+    warpgroup_reg_dealloc<kPolicy.producer_regs>();
+    if (threadIdx.x == 0 && n_blocks > 0) {
+      mbar_arrive_expect_tx(&smem.q_full, kQBytes);
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q, &smem.q_full, m0, head, batch);
+      for (int it = 0; it < n_blocks; ++it) {
+        const int j = n_blocks - 1 - it;
+        const int s = it % kStages;
+        const uint32_t parity = ((it / kStages) & 1) ^ 1;
+        mbar_wait(&smem.k_empty[s], parity);
+        mbar_arrive_expect_tx(&smem.k_full[s], kKVBytes);
+        load_tile<kHeadDim, kBlockN>(&maps.k, smem.k[s], &smem.k_full[s], j * kBlockN, head, batch);
+        mbar_wait(&smem.v_empty[s], parity);
+        mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
+        load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], j * kBlockN, head, batch);
+      }
+    }
+    return;
+  }
+
+  // ------------------------------------------------------------------ consumer warpgroups
+  warpgroup_reg_alloc<kPolicy.consumer_regs>();
+  const int cwg = wg - 1;  // consumer index: rows [m0 + 64 * cwg, +64)
+  const int warp = (threadIdx.x / 32) % 4;
+  const int lane = threadIdx.x % 32;
+  const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
+  const int key_limit[2] = {key_limit_of_row<kCausal>(row_base, p.seqlen_q, p.seqlen_k),
+                            key_limit_of_row<kCausal>(row_base + 8, p.seqlen_q, p.seqlen_k)};
+  const float scale_log2 = p.softmax_scale * kLog2e;
+  constexpr DType kDType = Traits::kDType;
+
+  float o[kOTiles * 4];
+#pragma unroll
+  for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
+  OnlineSoftmax<kSTiles> softmax;
+
+  // A key block needs masking if some row of this CTA does not see all of it.
+  auto needs_mask = [&](int j) {
+    return (j + 1) * kBlockN > p.seqlen_k || (kCausal && (j + 1) * kBlockN - 1 > m0 + (p.seqlen_k - p.seqlen_q));
+  };
+  auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
+    if (needs_mask(j)) {
+      softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+    } else {
+      softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
+    }
+  };
+  auto issue_qk = [&](float(&s)[kSTiles * 4], int stage) {
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+      wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q, cwg * 64, kk), kmajor_desc<kBlockN>(smem.k[stage], 0, kk),
+                                kk > 0 ? 1 : 0);
+    }
+    wgmma_commit();
+  };
+  auto issue_pv = [&](uint32_t(&pf)[kBlockN / 16][4], int stage) {
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk) wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN>(smem.v[stage], kk), 1);
+    wgmma_commit();
+  };
+  // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
+  // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
+  auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4]) {
+#pragma unroll
+    for (int kk = 0; kk < kBlockN / 16; ++kk) {
+      pf[kk][0] = Traits::pack2(s[8 * kk + 0], s[8 * kk + 1]);
+      pf[kk][1] = Traits::pack2(s[8 * kk + 2], s[8 * kk + 3]);
+      pf[kk][2] = Traits::pack2(s[8 * kk + 4], s[8 * kk + 5]);
+      pf[kk][3] = Traits::pack2(s[8 * kk + 6], s[8 * kk + 7]);
+    }
+  };
+  auto release = [&](uint64_t* bar) {
+    __syncwarp();
+    if (lane == 0) mbar_arrive(bar);
+  };
+  // Pingpong turns: each GEMM batch (Q K_0; then Q K_j with P_{j+1} V_{j+1}; then the last P V)
+  // is issued inside a turn. Named barrier 1 + c opens consumer c's turn: c syncs on it, the other
+  // consumer arrives on it after issuing its own batch. Consumer 1 opens consumer 0's first turn
+  // and skips passing its final one, so every barrier phase is matched (n + 1 batches each).
+  constexpr int kTurnThreads = 256;
+  auto wait_turn = [&]() {
+    if constexpr (kSchedule == Schedule::kPingpong) named_barrier_sync(1 + cwg, kTurnThreads);
+  };
+  auto pass_turn = [&](bool last_batch) {
+    if constexpr (kSchedule == Schedule::kPingpong) {
+      if (!(last_batch && cwg == 1)) named_barrier_arrive(1 + (1 - cwg), kTurnThreads);
+    }
+  };
+
+  if (n_blocks > 0) {
+    mbar_wait(&smem.q_full, 0);
+    if constexpr (kSchedule == Schedule::kSerial) {
+      for (int it = 0; it < n_blocks; ++it) {
+        const int j = n_blocks - 1 - it;
+        const int s = it % kStages;
+        const uint32_t parity = (it / kStages) & 1;
+        float sacc[kSTiles * 4];
+        mbar_wait(&smem.k_full[s], parity);
+        issue_qk(sacc, s);
+        wgmma_wait<0>();
+        fence_operands(sacc);
+        release(&smem.k_empty[s]);
+        float alpha[2];
+        softmax_step(sacc, j, alpha);
+        scale_rows<kOTiles>(o, alpha);
+        uint32_t pf[kBlockN / 16][4];
+        convert_p(sacc, pf);
+        mbar_wait(&smem.v_full[s], parity);
+        issue_pv(pf, s);
+        wgmma_wait<0>();
+        fence_operands(o);
+        release(&smem.v_empty[s]);
+      }
+    } else {
+      if (kSchedule == Schedule::kPingpong && cwg == 1) named_barrier_arrive(1, kTurnThreads);
+      // Block 0 of the walk: S, softmax, P.
+      float sacc[kSTiles * 4];
+      uint32_t pf[kBlockN / 16][4];
+      {
+        mbar_wait(&smem.k_full[0], 0);
+        wait_turn();
+        issue_qk(sacc, 0);
+        pass_turn(false);
+        wgmma_wait<0>();
+        fence_operands(sacc);
+        release(&smem.k_empty[0]);
+        float alpha[2];
+        softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
+        convert_p(sacc, pf);
+      }
+      for (int it = 1; it < n_blocks; ++it) {
+        const int j = n_blocks - 1 - it;
+        const int s = it % kStages;
+        const int s_prev = (it - 1) % kStages;
+        const uint32_t parity = (it / kStages) & 1;
+        const uint32_t parity_prev = ((it - 1) / kStages) & 1;
+        mbar_wait(&smem.k_full[s], parity);
+        mbar_wait(&smem.v_full[s_prev], parity_prev);
+        wait_turn();
+        issue_qk(sacc, s);
+        issue_pv(pf, s_prev);
+        pass_turn(false);
+        wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
+        fence_operands(sacc);
+        release(&smem.k_empty[s]);
+        float alpha[2];
+        softmax_step(sacc, j, alpha);
+        wgmma_wait<0>();
+        fence_operands(o);
+        fence_operands(pf);
+        release(&smem.v_empty[s_prev]);
+        scale_rows<kOTiles>(o, alpha);
+        convert_p(sacc, pf);
+      }
+      const int s_last = (n_blocks - 1) % kStages;
+      mbar_wait(&smem.v_full[s_last], ((n_blocks - 1) / kStages) & 1);
+      wait_turn();
+      issue_pv(pf, s_last);
+      pass_turn(true);
+      wgmma_wait<0>();
+      fence_operands(o);
+      release(&smem.v_empty[s_last]);
+    }
+  }
+
+  // ------------------------------------------------------------------ epilogue
+  // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
+  float inv[2], lse_row[2];
+  softmax.finish(inv, lse_row);
+  Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
+  float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int row = row_base + 8 * h;
+    if (row < p.seqlen_q) {
+      Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
+#pragma unroll
+      for (int t = 0; t < kOTiles; ++t) {
+        *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
+            Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
+      }
+      if (lane % 4 == 0) lse[row] = lse_row[h];
+    }
+  }
+}
+
+template <DType kDType, int kHeadDim, bool kCausal, Schedule kSchedule>
+cudaError_t launch_fwd_schedule(const FwdParams& p, cudaStream_t stream) {
+  using Traits = typename TraitsFor<kDType>::type;
+  using Element = typename Traits::Element;
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
+  constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
+  constexpr size_t kSmemBytes =
+      sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
+  auto* kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kSchedule>;
+  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
+  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+
+  FwdTensorMaps maps;
+  cudaError_t err = make_bshd_tensor_map(&maps.q, p.q, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim,
+                                         p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m);
+  if (err == cudaSuccess) {
+    err = make_bshd_tensor_map(&maps.k, p.k, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.k_batch_stride,
+                               p.k_row_stride, p.k_head_stride, kPolicy.block_n);
+  }
+  if (err == cudaSuccess) {
+    err = make_bshd_tensor_map(&maps.v, p.v, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.v_batch_stride,
+                               p.v_row_stride, p.v_head_stride, kPolicy.block_n);
+  }
+  if (err != cudaSuccess) return err;
+  // Once per process and kernel (the attribute is per function, valid on every device).
+  static const cudaError_t attr_err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
+  if (attr_err != cudaSuccess) return attr_err;
+  const dim3 grid((p.seqlen_q + kPolicy.block_m - 1) / kPolicy.block_m, p.heads, p.batch);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps);
+  return cudaGetLastError();
+}
+
+// The sm90a forward launcher registered for (dtype, head_dim, causal).
+// FLASHCORE_HOPPER_SCHEDULE (serial | overlap | pingpong, read once) selects the mainloop
+// schedule for measurements; the default is pingpong.
+template <DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
+  switch (schedule_from_env()) {
+    case 0: return launch_fwd_schedule<kDType, kHeadDim, kCausal, Schedule::kSerial>(p, stream);
+    case 1: return launch_fwd_schedule<kDType, kHeadDim, kCausal, Schedule::kOverlap>(p, stream);
+    default: return launch_fwd_schedule<kDType, kHeadDim, kCausal, Schedule::kPingpong>(p, stream);
+  }
+}
+
+}  // namespace hopper
+}  // namespace flashcore

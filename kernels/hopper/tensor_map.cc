@@ -1,0 +1,65 @@
+#include "kernels/hopper/tensor_map.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace flashcore {
+namespace hopper {
+namespace {
+
+using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// Looked up once per process (the lookup costs microseconds; the encode itself is host-only
+// bit packing, well under a microsecond).
+EncodeTiledFn encode_tiled() {
+  static const EncodeTiledFn fn = []() -> EncodeTiledFn {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult status;
+    // The CUDA 12.0 ABI of cuTensorMapEncodeTiled (unchanged since).
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &status) !=
+            cudaSuccess ||
+        status != cudaDriverEntryPointSuccess) {
+      return nullptr;
+    }
+    return reinterpret_cast<EncodeTiledFn>(f);
+  }();
+  return fn;
+}
+
+}  // namespace
+
+cudaError_t make_bshd_tensor_map(CUtensorMap* map, const void* base, DType dtype, int batch, int seqlen, int heads,
+                                 int head_dim, int64_t batch_stride, int64_t row_stride, int64_t head_stride,
+                                 int box_rows) {
+  EncodeTiledFn encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorSymbolNotFound;
+  constexpr int64_t kElem = 2;  // fp16 / bf16
+  const cuuint64_t dims[4] = {static_cast<cuuint64_t>(head_dim), static_cast<cuuint64_t>(seqlen),
+                              static_cast<cuuint64_t>(heads), static_cast<cuuint64_t>(batch)};
+  const cuuint64_t strides[3] = {static_cast<cuuint64_t>(row_stride * kElem),
+                                 static_cast<cuuint64_t>(head_stride * kElem),
+                                 static_cast<cuuint64_t>(batch_stride * kElem)};
+  const cuuint32_t box[4] = {64, static_cast<cuuint32_t>(box_rows), 1, 1};
+  const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
+  const CUresult r = encode(map, dtype == DType::kFp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                            4, const_cast<void*>(base), dims, strides, box, elem_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+int schedule_from_env() {
+  static const int schedule = [] {
+    const char* s = std::getenv("FLASHCORE_HOPPER_SCHEDULE");
+    if (s == nullptr) return 2;
+    if (std::strcmp(s, "serial") == 0) return 0;
+    if (std::strcmp(s, "overlap") == 0) return 1;
+    return 2;
+  }();
+  return schedule;
+}
+
+}  // namespace hopper
+}  // namespace flashcore
