@@ -22,6 +22,15 @@ __device__ __forceinline__ int key_limit_of_row(int row, int seqlen_q, int seqle
   return seqlen_k;
 }
 
+// 2^x on the special-function unit, flushing subnormal results to zero: probabilities below
+// 2^-126 of the row max contribute nothing at fp16/bf16 output precision. (exp2f would add a
+// range fix-up around the same MUFU.EX2 instruction.)
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 template <int kNTiles>  // n8 column groups per key block
 struct OnlineSoftmax {
   float row_max[2];  // running max, log2 units; -inf while a row has seen no key
@@ -32,39 +41,53 @@ struct OnlineSoftmax {
     row_sum[0] = row_sum[1] = 0.f;
   }
 
-  // Turns the scores `s` of one key block (first column `col0`) into unnormalised
+  // Turns the raw scores `s` (Q K^T) of one key block (first column `col0`) into unnormalised
   // probabilities P in place and returns in `alpha` the factor each row's output accumulator
-  // must be multiplied by. With kMask, columns at or past key_limit[h] are excluded.
+  // must be multiplied by. With kMask, columns at or past key_limit[h] get P = 0.
+  //
+  // Per element this costs one compare (max), one FFMA (scale and subtract the max together) and
+  // one MUFU.EX2: the row extreme is taken over the raw scores, so it is the max for a
+  // non-negative scale and the min for a negative one (the branch is uniform per kernel).
   template <bool kMask>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
                                        const int (&key_limit)[2], float (&alpha)[2]) {
     const int tig = threadIdx.x % 4;
+    auto visible = [&](int t, int e, int h) { return !kMask || col0 + 8 * t + 2 * tig + e < key_limit[h]; };
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float mx = -INFINITY;
+      float ext;
+      if (scale_log2 >= 0.f) {
+        ext = -INFINITY;
 #pragma unroll
-      for (int t = 0; t < kNTiles; ++t) {
+        for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          float v = s[4 * t + 2 * h + e] * scale_log2;
-          if (kMask && col0 + 8 * t + 2 * tig + e >= key_limit[h]) v = -INFINITY;
-          s[4 * t + 2 * h + e] = v;
-          mx = fmaxf(mx, v);
-        }
+          for (int e = 0; e < 2; ++e)
+            if (visible(t, e, h)) ext = fmaxf(ext, s[4 * t + 2 * h + e]);
+        ext = fmaxf(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
+        ext = fmaxf(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
+      } else {
+        ext = INFINITY;
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 2; ++e)
+            if (visible(t, e, h)) ext = fminf(ext, s[4 * t + 2 * h + e]);
+        ext = fminf(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
+        ext = fminf(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
       }
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      // No visible column in this block: the block's max is -inf (also for a zero scale).
+      const float mx = isinf(ext) ? -INFINITY : ext * scale_log2;
       const float m_new = fmaxf(row_max[h], mx);
       // A row with no visible key so far keeps max -inf; subtract 0 instead so that exp2 gives
       // 0 rather than NaN (-inf - -inf).
       const float m_base = m_new == -INFINITY ? 0.f : m_new;
-      alpha[h] = exp2f(row_max[h] - m_base);
+      alpha[h] = exp2_approx(row_max[h] - m_base);
       float sum = 0.f;
 #pragma unroll
       for (int t = 0; t < kNTiles; ++t) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const float p = exp2f(s[4 * t + 2 * h + e] - m_base);
+          const float p = visible(t, e, h) ? exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base)) : 0.f;
           s[4 * t + 2 * h + e] = p;
           sum += p;
         }

@@ -39,7 +39,7 @@ struct FwdSharedStorage {
   alignas(1024) Element q[kBlockM * kHeadDim];
   alignas(1024) Element k[kStages][kBlockN * kHeadDim];
   alignas(1024) Element v[kStages][kBlockN * kHeadDim];
-  uint64_t q_full;
+  uint64_t q_full, q_empty;
   uint64_t k_full[kStages], k_empty[kStages];
   uint64_t v_full[kStages], v_empty[kStages];
 };
@@ -70,6 +70,33 @@ __device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
   return smem_desc_sw128(smem_u32(tile) + kk * 16 * 128, kBlockN * 128, 1024);
 }
 
+// Tile order: CTA c walks tiles c, c + gridDim.x, ... (a persistent grid of one CTA per SM, or
+// one CTA per tile). Tiles go (batch, head)-major so that CTAs running at the same time share
+// K/V in L2 (at 16k tokens one head's K/V is 8 MB; 132 heads at once would stream from HBM);
+// within a head, causal query blocks go from the bottom (longest first).
+struct TileScheduler {
+  int num_m_blocks, heads, num_tiles;
+  __device__ __forceinline__ TileScheduler(const FwdParams& p, int block_m)
+      : num_m_blocks((p.seqlen_q + block_m - 1) / block_m), heads(p.heads),
+        num_tiles(num_m_blocks * p.heads * p.batch) {}
+  template <bool kCausal>
+  __device__ __forceinline__ void decode(int tile, int& m_block, int& head, int& batch) const {
+    const int m = tile % num_m_blocks;
+    const int bh = tile / num_m_blocks;
+    m_block = kCausal ? num_m_blocks - 1 - m : m;
+    head = bh % heads;
+    batch = bh / heads;
+  }
+};
+
+// Running position in a kStages-deep ring of mbarrier-guarded buffers.
+template <int kStages>
+struct PipelineState {
+  int count = 0;
+  __device__ __forceinline__ int stage() const { return count % kStages; }
+  __device__ __forceinline__ uint32_t parity() const { return (count / kStages) & 1; }
+};
+
 template <class Traits, int kHeadDim, bool kCausal, Schedule kSchedule>
 __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps) {
@@ -92,20 +119,20 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   // 128-byte swizzled tiles need 1024-byte alignment; the launch asks for 1 KB of slack.
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
 
-  const int wg = threadIdx.x / 128;
-  const int m_block = kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;  // causal: longest first
-  const int head = blockIdx.y;
-  const int batch = blockIdx.z;
-  const int m0 = m_block * kBlockM;
-  int key_end = p.seqlen_k;
-  if (kCausal) key_end = min(key_end, m0 + kBlockM + (p.seqlen_k - p.seqlen_q));
-  const int n_blocks = key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
+  const TileScheduler scheduler(p, kBlockM);
+  const int diag = p.seqlen_k - p.seqlen_q;
+  // Key blocks a query block visits: causal stops at the diagonal of its last row.
+  auto key_blocks = [&](int m_block) {
+    const int key_end = kCausal ? min(p.seqlen_k, (m_block + 1) * kBlockM + diag) : p.seqlen_k;
+    return key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
+  };
 
   if (threadIdx.x == 0) {
     prefetch_tensor_map(&maps.q);
     prefetch_tensor_map(&maps.k);
     prefetch_tensor_map(&maps.v);
     mbar_init(&smem.q_full, 1);
+    mbar_init(&smem.q_empty, kConsumerWarps);
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
       mbar_init(&smem.k_full[s], 1);
@@ -117,20 +144,28 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   }
   __syncthreads();
 
-  if (wg == 0) {
+  if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    if (threadIdx.x == 0 && n_blocks > 0) {
+    if (threadIdx.x != 0) return;
+    PipelineState<kStages> kv;
+    PipelineState<1> q_state;
+    for (int tile = blockIdx.x; tile < scheduler.num_tiles; tile += gridDim.x) {
+      int m_block, head, batch;
+      scheduler.decode<kCausal>(tile, m_block, head, batch);
+      const int n_blocks = key_blocks(m_block);
+      if (n_blocks == 0) continue;
+      // Q of this tile replaces the previous tile's once its last Q K^T has run.
+      mbar_wait(&smem.q_empty, q_state.parity() ^ 1);
       mbar_arrive_expect_tx(&smem.q_full, kQBytes);
-      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q, &smem.q_full, m0, head, batch);
-      for (int it = 0; it < n_blocks; ++it) {
-        const int j = n_blocks - 1 - it;
-        const int s = it % kStages;
-        const uint32_t parity = ((it / kStages) & 1) ^ 1;
-        mbar_wait(&smem.k_empty[s], parity);
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q, &smem.q_full, m_block * kBlockM, head, batch);
+      ++q_state.count;
+      for (int j = n_blocks - 1; j >= 0; --j, ++kv.count) {
+        const int s = kv.stage();
+        mbar_wait(&smem.k_empty[s], kv.parity() ^ 1);
         mbar_arrive_expect_tx(&smem.k_full[s], kKVBytes);
         load_tile<kHeadDim, kBlockN>(&maps.k, smem.k[s], &smem.k_full[s], j * kBlockN, head, batch);
-        mbar_wait(&smem.v_empty[s], parity);
+        mbar_wait(&smem.v_empty[s], kv.parity() ^ 1);
         mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
         load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], j * kBlockN, head, batch);
       }
@@ -140,169 +175,191 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 
   // ------------------------------------------------------------------ consumer warpgroups
   warpgroup_reg_alloc<kPolicy.consumer_regs>();
-  const int cwg = wg - 1;  // consumer index: rows [m0 + 64 * cwg, +64)
+  const int cwg = threadIdx.x / 128 - 1;  // consumer index: rows [m0 + 64 * cwg, +64)
   const int warp = (threadIdx.x / 32) % 4;
   const int lane = threadIdx.x % 32;
-  const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
-  const int key_limit[2] = {key_limit_of_row<kCausal>(row_base, p.seqlen_q, p.seqlen_k),
-                            key_limit_of_row<kCausal>(row_base + 8, p.seqlen_q, p.seqlen_k)};
   const float scale_log2 = p.softmax_scale * kLog2e;
   constexpr DType kDType = Traits::kDType;
 
-  float o[kOTiles * 4];
-#pragma unroll
-  for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
-  OnlineSoftmax<kSTiles> softmax;
-
-  // A key block needs masking if some row of this CTA does not see all of it.
-  auto needs_mask = [&](int j) {
-    return (j + 1) * kBlockN > p.seqlen_k || (kCausal && (j + 1) * kBlockN - 1 > m0 + (p.seqlen_k - p.seqlen_q));
-  };
-  auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
-    if (needs_mask(j)) {
-      softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
-    } else {
-      softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
-    }
-  };
-  auto issue_qk = [&](float(&s)[kSTiles * 4], int stage) {
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-      wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q, cwg * 64, kk), kmajor_desc<kBlockN>(smem.k[stage], 0, kk),
-                                kk > 0 ? 1 : 0);
-    }
-    wgmma_commit();
-  };
-  auto issue_pv = [&](uint32_t(&pf)[kBlockN / 16][4], int stage) {
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN>(smem.v[stage], kk), 1);
-    wgmma_commit();
-  };
-  // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
-  // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
-  auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4]) {
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      pf[kk][0] = Traits::pack2(s[8 * kk + 0], s[8 * kk + 1]);
-      pf[kk][1] = Traits::pack2(s[8 * kk + 2], s[8 * kk + 3]);
-      pf[kk][2] = Traits::pack2(s[8 * kk + 4], s[8 * kk + 5]);
-      pf[kk][3] = Traits::pack2(s[8 * kk + 6], s[8 * kk + 7]);
-    }
-  };
   auto release = [&](uint64_t* bar) {
     __syncwarp();
     if (lane == 0) mbar_arrive(bar);
   };
   // Pingpong turns: each GEMM batch (Q K_0; then Q K_j with P_{j+1} V_{j+1}; then the last P V)
   // is issued inside a turn. Named barrier 1 + c opens consumer c's turn: c syncs on it, the other
-  // consumer arrives on it after issuing its own batch. Consumer 1 opens consumer 0's first turn
-  // and skips passing its final one, so every barrier phase is matched (n + 1 batches each).
+  // consumer arrives on it after issuing its own batch. Consumer 1 opens consumer 0's very first
+  // turn; turns run on across tiles (consumer 0 starts the next tile's GEMMs while consumer 1
+  // still finishes its epilogue), and consumer 0 absorbs the last pass after its final tile, so
+  // every barrier phase is matched.
   constexpr int kTurnThreads = 256;
+  bool turns_started = false;
   auto wait_turn = [&]() {
-    if constexpr (kSchedule == Schedule::kPingpong) named_barrier_sync(1 + cwg, kTurnThreads);
-  };
-  auto pass_turn = [&](bool last_batch) {
     if constexpr (kSchedule == Schedule::kPingpong) {
-      if (!(last_batch && cwg == 1)) named_barrier_arrive(1 + (1 - cwg), kTurnThreads);
+      if (!turns_started) {
+        turns_started = true;
+        if (cwg == 1) named_barrier_arrive(1, kTurnThreads);
+      }
+      named_barrier_sync(1 + cwg, kTurnThreads);
     }
   };
+  auto pass_turn = [&]() {
+    if constexpr (kSchedule == Schedule::kPingpong) named_barrier_arrive(1 + (1 - cwg), kTurnThreads);
+  };
 
-  if (n_blocks > 0) {
-    mbar_wait(&smem.q_full, 0);
-    if constexpr (kSchedule == Schedule::kSerial) {
-      for (int it = 0; it < n_blocks; ++it) {
-        const int j = n_blocks - 1 - it;
-        const int s = it % kStages;
-        const uint32_t parity = (it / kStages) & 1;
+  PipelineState<kStages> kv;
+  PipelineState<1> q_state;
+  for (int tile = blockIdx.x; tile < scheduler.num_tiles; tile += gridDim.x) {
+    int m_block, head, batch;
+    scheduler.decode<kCausal>(tile, m_block, head, batch);
+    const int n_blocks = key_blocks(m_block);
+    const int m0 = m_block * kBlockM;
+    const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
+    const int key_limit[2] = {key_limit_of_row<kCausal>(row_base, p.seqlen_q, p.seqlen_k),
+                              key_limit_of_row<kCausal>(row_base + 8, p.seqlen_q, p.seqlen_k)};
+
+    float o[kOTiles * 4];
+#pragma unroll
+    for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
+    OnlineSoftmax<kSTiles> softmax;
+
+    // A key block needs masking if some row of this tile does not see all of it.
+    auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
+      if ((j + 1) * kBlockN > p.seqlen_k || (kCausal && (j + 1) * kBlockN - 1 > m0 + diag)) {
+        softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      } else {
+        softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      }
+    };
+    auto issue_qk = [&](float(&s)[kSTiles * 4], int stage) {
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q, cwg * 64, kk),
+                                  kmajor_desc<kBlockN>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+    };
+    auto issue_pv = [&](uint32_t(&pf)[kBlockN / 16][4], int stage) {
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN>(smem.v[stage], kk), 1);
+      }
+      wgmma_commit();
+    };
+    // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
+    // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
+    auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4]) {
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        pf[kk][0] = Traits::pack2(s[8 * kk + 0], s[8 * kk + 1]);
+        pf[kk][1] = Traits::pack2(s[8 * kk + 2], s[8 * kk + 3]);
+        pf[kk][2] = Traits::pack2(s[8 * kk + 4], s[8 * kk + 5]);
+        pf[kk][3] = Traits::pack2(s[8 * kk + 6], s[8 * kk + 7]);
+      }
+    };
+
+    if (n_blocks > 0) {
+      mbar_wait(&smem.q_full, q_state.parity());
+      ++q_state.count;
+      if constexpr (kSchedule == Schedule::kSerial) {
+        for (int j = n_blocks - 1; j >= 0; --j, ++kv.count) {
+          const int s = kv.stage();
+          float sacc[kSTiles * 4];
+          mbar_wait(&smem.k_full[s], kv.parity());
+          issue_qk(sacc, s);
+          wgmma_wait<0>();
+          fence_operands(sacc);
+          release(&smem.k_empty[s]);
+          if (j == 0) release(&smem.q_empty);
+          float alpha[2];
+          softmax_step(sacc, j, alpha);
+          scale_rows<kOTiles>(o, alpha);
+          uint32_t pf[kBlockN / 16][4];
+          convert_p(sacc, pf);
+          mbar_wait(&smem.v_full[s], kv.parity());
+          issue_pv(pf, s);
+          wgmma_wait<0>();
+          fence_operands(o);
+          release(&smem.v_empty[s]);
+        }
+      } else {
+        // First block of the walk: S, softmax, P. V of each block is consumed one step later.
         float sacc[kSTiles * 4];
-        mbar_wait(&smem.k_full[s], parity);
-        issue_qk(sacc, s);
-        wgmma_wait<0>();
-        fence_operands(sacc);
-        release(&smem.k_empty[s]);
-        float alpha[2];
-        softmax_step(sacc, j, alpha);
-        scale_rows<kOTiles>(o, alpha);
         uint32_t pf[kBlockN / 16][4];
-        convert_p(sacc, pf);
-        mbar_wait(&smem.v_full[s], parity);
-        issue_pv(pf, s);
+        PipelineState<kStages> v_pending = kv;
+        {
+          const int s = kv.stage();
+          mbar_wait(&smem.k_full[s], kv.parity());
+          wait_turn();
+          issue_qk(sacc, s);
+          pass_turn();
+          wgmma_wait<0>();
+          fence_operands(sacc);
+          release(&smem.k_empty[s]);
+          if (n_blocks == 1) release(&smem.q_empty);
+          float alpha[2];
+          softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
+          convert_p(sacc, pf);
+          ++kv.count;
+        }
+        for (int j = n_blocks - 2; j >= 0; --j, ++kv.count) {
+          const int s = kv.stage();
+          const int s_prev = v_pending.stage();
+          mbar_wait(&smem.k_full[s], kv.parity());
+          mbar_wait(&smem.v_full[s_prev], v_pending.parity());
+          wait_turn();
+          issue_qk(sacc, s);
+          issue_pv(pf, s_prev);
+          pass_turn();
+          wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
+          fence_operands(sacc);
+          release(&smem.k_empty[s]);
+          if (j == 0) release(&smem.q_empty);
+          float alpha[2];
+          softmax_step(sacc, j, alpha);
+          wgmma_wait<0>();
+          fence_operands(o);
+          fence_operands(pf);
+          release(&smem.v_empty[s_prev]);
+          ++v_pending.count;
+          scale_rows<kOTiles>(o, alpha);
+          convert_p(sacc, pf);
+        }
+        const int s_last = v_pending.stage();
+        mbar_wait(&smem.v_full[s_last], v_pending.parity());
+        wait_turn();
+        issue_pv(pf, s_last);
+        pass_turn();
         wgmma_wait<0>();
         fence_operands(o);
-        release(&smem.v_empty[s]);
+        release(&smem.v_empty[s_last]);
       }
-    } else {
-      if (kSchedule == Schedule::kPingpong && cwg == 1) named_barrier_arrive(1, kTurnThreads);
-      // Block 0 of the walk: S, softmax, P.
-      float sacc[kSTiles * 4];
-      uint32_t pf[kBlockN / 16][4];
-      {
-        mbar_wait(&smem.k_full[0], 0);
-        wait_turn();
-        issue_qk(sacc, 0);
-        pass_turn(false);
-        wgmma_wait<0>();
-        fence_operands(sacc);
-        release(&smem.k_empty[0]);
-        float alpha[2];
-        softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
-        convert_p(sacc, pf);
+    }
+
+    // ---------------------------------------------------------------- epilogue
+    // Straight from registers to global memory, so that the producer is already loading the
+    // next tile. Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0, lse = -inf.
+    float inv[2], lse_row[2];
+    softmax.finish(inv, lse_row);
+    Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
+    float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row_base + 8 * h;
+      if (row < p.seqlen_q) {
+        Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
+#pragma unroll
+        for (int t = 0; t < kOTiles; ++t) {
+          *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
+              Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
+        }
+        if (lane % 4 == 0) lse[row] = lse_row[h];
       }
-      for (int it = 1; it < n_blocks; ++it) {
-        const int j = n_blocks - 1 - it;
-        const int s = it % kStages;
-        const int s_prev = (it - 1) % kStages;
-        const uint32_t parity = (it / kStages) & 1;
-        const uint32_t parity_prev = ((it - 1) / kStages) & 1;
-        mbar_wait(&smem.k_full[s], parity);
-        mbar_wait(&smem.v_full[s_prev], parity_prev);
-        wait_turn();
-        issue_qk(sacc, s);
-        issue_pv(pf, s_prev);
-        pass_turn(false);
-        wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
-        fence_operands(sacc);
-        release(&smem.k_empty[s]);
-        float alpha[2];
-        softmax_step(sacc, j, alpha);
-        wgmma_wait<0>();
-        fence_operands(o);
-        fence_operands(pf);
-        release(&smem.v_empty[s_prev]);
-        scale_rows<kOTiles>(o, alpha);
-        convert_p(sacc, pf);
-      }
-      const int s_last = (n_blocks - 1) % kStages;
-      mbar_wait(&smem.v_full[s_last], ((n_blocks - 1) / kStages) & 1);
-      wait_turn();
-      issue_pv(pf, s_last);
-      pass_turn(true);
-      wgmma_wait<0>();
-      fence_operands(o);
-      release(&smem.v_empty[s_last]);
     }
   }
-
-  // ------------------------------------------------------------------ epilogue
-  // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
-  float inv[2], lse_row[2];
-  softmax.finish(inv, lse_row);
-  Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-  float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int row = row_base + 8 * h;
-    if (row < p.seqlen_q) {
-      Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
-#pragma unroll
-      for (int t = 0; t < kOTiles; ++t) {
-        *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
-            Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
-      }
-      if (lane % 4 == 0) lse[row] = lse_row[h];
-    }
+  if constexpr (kSchedule == Schedule::kPingpong) {
+    if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
   }
 }
 
@@ -335,7 +392,13 @@ cudaError_t launch_fwd_schedule(const FwdParams& p, cudaStream_t stream) {
   static const cudaError_t attr_err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
   if (attr_err != cudaSuccess) return attr_err;
-  const dim3 grid((p.seqlen_q + kPolicy.block_m - 1) / kPolicy.block_m, p.heads, p.batch);
+  // Persistent: one CTA per SM (shared memory allows no more), each walking several tiles.
+  const int64_t tiles = static_cast<int64_t>((p.seqlen_q + kPolicy.block_m - 1) / kPolicy.block_m) * p.heads * p.batch;
+  if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
+  int sm_count = 0;
+  err = multiprocessor_count(&sm_count);
+  if (err != cudaSuccess) return err;
+  const int grid = static_cast<int>(persistent_from_env() && tiles > sm_count ? sm_count : tiles);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps);
   return cudaGetLastError();
 }

@@ -1,5 +1,6 @@
 #include "kernels/hopper/tensor_map.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -50,6 +51,27 @@ cudaError_t make_bshd_tensor_map(CUtensorMap* map, const void* base, DType dtype
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+cudaError_t multiprocessor_count(int* count) {
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int> cached[kMaxDevices] = {};
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  if (device >= 0 && device < kMaxDevices) {
+    const int c = cached[device].load(std::memory_order_relaxed);
+    if (c > 0) {
+      *count = c;
+      return cudaSuccess;
+    }
+  }
+  int c = 0;
+  err = cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess) return err;
+  if (device >= 0 && device < kMaxDevices) cached[device].store(c, std::memory_order_relaxed);
+  *count = c;
+  return cudaSuccess;
+}
+
 int schedule_from_env() {
   static const int schedule = [] {
     const char* s = std::getenv("FLASHCORE_HOPPER_SCHEDULE");
@@ -59,6 +81,14 @@ int schedule_from_env() {
     return 2;
   }();
   return schedule;
+}
+
+bool persistent_from_env() {
+  static const bool persistent = [] {
+    const char* s = std::getenv("FLASHCORE_HOPPER_PERSISTENT");
+    return s == nullptr || std::strcmp(s, "0") != 0;
+  }();
+  return persistent;
 }
 
 }  // namespace hopper
