@@ -320,24 +320,6 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
     }
     __syncthreads();  // dS^T complete
 
-    // dQ_w (this warp's 16 query rows) = dS K = (dS^T)^T K: A from dS^T with a transposing load.
-    float acc_dq[kDTiles][4];
-#pragma unroll
-    for (int t = 0; t < kDTiles; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      uint32_t a[4];
-      const int key = kk * 16 + (lane % 8) + (lane / 16) * 8;
-      ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + warp * 16 + ((lane / 8) % 2) * 8));
-#pragma unroll
-      for (int dn = 0; dn < kDTiles / 2; ++dn) {
-        uint32_t b[4];
-        load_b_kn<kHeadDim>(b, sK, kk * 16, dn, lane);
-        Traits::mma_16x8x16(acc_dq[2 * dn], a, b[0], b[1]);
-        Traits::mma_16x8x16(acc_dq[2 * dn + 1], a, b[2], b[3]);
-      }
-    }
-
     if constexpr (kDeterministic) {
       // Key blocks add to query block m_block in key-block order: those that touch it are a
       // prefix 0..n (causal: m_begin grows with the key block), each bumps the semaphore once.
@@ -348,21 +330,43 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
       }
       __syncthreads();
     }
+
+    // dQ_w (this warp's 16 query rows) = dS K = (dS^T)^T K, A from dS^T with a transposing load;
+    // 64 head-dim columns at a time to bound the live accumulator registers.
+#pragma unroll 1
+    for (int d0 = 0; d0 < kHeadDim; d0 += 64) {
+      float acc_dq[8][4];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = m0 + warp * 16 + group + 8 * h;
-      if (row < p.seqlen_q) {
-        float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + tig * 2;
+      for (int t = 0; t < 8; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
 #pragma unroll
-        for (int t = 0; t < kDTiles; ++t) {
-          if constexpr (kDeterministic) {
-            float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + t * 8));
-            cur.x += acc_dq[t][2 * h];
-            cur.y += acc_dq[t][2 * h + 1];
-            __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
-          } else {
-            atomicAdd(dst + t * 8, acc_dq[t][2 * h]);
-            atomicAdd(dst + t * 8 + 1, acc_dq[t][2 * h + 1]);
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        uint32_t a[4];
+        const int key = kk * 16 + (lane % 8) + (lane / 16) * 8;
+        ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + warp * 16 + ((lane / 8) % 2) * 8));
+#pragma unroll
+        for (int dn = 0; dn < 4; ++dn) {
+          uint32_t b[4];
+          load_b_kn<kHeadDim>(b, sK, kk * 16, d0 / 16 + dn, lane);
+          Traits::mma_16x8x16(acc_dq[2 * dn], a, b[0], b[1]);
+          Traits::mma_16x8x16(acc_dq[2 * dn + 1], a, b[2], b[3]);
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = m0 + warp * 16 + group + 8 * h;
+        if (row < p.seqlen_q) {
+          float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + d0 + tig * 2;
+#pragma unroll
+          for (int t = 0; t < 8; ++t) {
+            if constexpr (kDeterministic) {
+              float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + t * 8));
+              cur.x += acc_dq[t][2 * h];
+              cur.y += acc_dq[t][2 * h + 1];
+              __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
+            } else {
+              atomicAdd(dst + t * 8, acc_dq[t][2 * h]);
+              atomicAdd(dst + t * 8 + 1, acc_dq[t][2 * h + 1]);
+            }
           }
         }
       }

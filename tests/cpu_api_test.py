@@ -155,10 +155,9 @@ def test_forward_saves_exactly_q_k_v_out_lse():
     q, k, v = meta_qkv()
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         out, lse = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.1, False)
-    assert [tuple(t.shape) for t in saved] == [tuple(x.shape) for x in (q, k, v, out, lse)]
-    assert saved[0] is q or saved[0]._base is q or saved[0].shape == q.shape
-    # no extra copies: the inputs are saved as themselves (views share q's identity for autograd)
-    assert all(t.device.type == "meta" for t in saved)
+    # No extra copies: exactly the inputs and outputs themselves.
+    assert len(saved) == 5
+    assert all(s is x for s, x in zip(saved, (q, k, v, out, lse)))
 
 
 def test_double_backward_raises_a_clear_error():
