@@ -143,6 +143,11 @@ def test_backward_runs_the_bwd_custom_op_with_the_saved_tensors(monkeypatch):
     assert dout.shape == out.shape
     assert (sq.shape, sk.shape, sv.shape, sout.shape, slse.shape) == (q.shape, k.shape, v.shape, out.shape, lse.shape)
     assert (causal, scale, deterministic) == (False, 0.25, True)
+    assert dlse is None  # lse unused: no zero tensor made for its gradient
+    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.25, False)
+    lse.sum().backward()  # only lse used: dout is made zeros, dlse is passed
+    dout, *_, dlse, causal, scale, deterministic = calls[1]
+    assert dout.shape == out.shape and dlse.shape == lse.shape and causal is True
 
 
 def test_forward_saves_exactly_q_k_v_out_lse():

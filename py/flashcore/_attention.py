@@ -253,6 +253,9 @@ def _setup_context(ctx, inputs, output):
     ctx.causal = causal
     ctx.softmax_scale = softmax_scale
     ctx.deterministic = deterministic
+    # An unused output (usually lse) gets None instead of a materialised zero tensor: no memset
+    # per step, and the kernels then skip the dlse term.
+    ctx.set_materialize_grads(False)
 
 
 def _backward(ctx, grad_out, grad_lse):
