@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bindings/build_stamp.h"
+#include "kernels/flash_bwd_api.h"
 #include "kernels/flash_fwd_api.h"
 
 namespace py = pybind11;
@@ -72,9 +73,60 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   if (err != cudaSuccess) throw_cuda("forward kernel launch", err);
 }
 
-py::dict build_info() {
+void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_t q, uintptr_t k,
+         uintptr_t v, uintptr_t o, uintptr_t dout, uintptr_t lse, uintptr_t dlse, uintptr_t dq,
+         uintptr_t dk, uintptr_t dv, uintptr_t dsum, uintptr_t dq_accum, uintptr_t dq_semaphore,
+         int64_t dq_semaphore_count, int batch, int heads, int seqlen_q, int seqlen_k, int head_dim,
+         const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
+         const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
+         const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
+         bool deterministic, uintptr_t stream) {
+  const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
+  BwdLauncher launcher = find_bwd_kernel(key);
+  if (launcher == nullptr) {
+    throw py::value_error("flashcore: no backward kernel compiled for arch=" + arch + " dtype=" + dtype +
+                          " head_dim=" + std::to_string(head_dim) + (causal ? " causal" : " non-causal") +
+                          " (see flashcore.build_info()['bwd_kernels'])");
+  }
+  BwdParams p{};
+  p.q = reinterpret_cast<const void*>(q);
+  p.k = reinterpret_cast<const void*>(k);
+  p.v = reinterpret_cast<const void*>(v);
+  p.o = reinterpret_cast<const void*>(o);
+  p.dout = reinterpret_cast<const void*>(dout);
+  p.lse = reinterpret_cast<const float*>(lse);
+  p.dlse = reinterpret_cast<const float*>(dlse);
+  p.dq = reinterpret_cast<void*>(dq);
+  p.dk = reinterpret_cast<void*>(dk);
+  p.dv = reinterpret_cast<void*>(dv);
+  p.dsum = reinterpret_cast<float*>(dsum);
+  p.dq_accum = reinterpret_cast<float*>(dq_accum);
+  p.dq_semaphore = reinterpret_cast<int*>(dq_semaphore);
+  p.dq_semaphore_count = dq_semaphore_count;
+  p.q_batch_stride = q_strides[0], p.q_row_stride = q_strides[1], p.q_head_stride = q_strides[2];
+  p.k_batch_stride = k_strides[0], p.k_row_stride = k_strides[1], p.k_head_stride = k_strides[2];
+  p.v_batch_stride = v_strides[0], p.v_row_stride = v_strides[1], p.v_head_stride = v_strides[2];
+  p.o_batch_stride = o_strides[0], p.o_row_stride = o_strides[1], p.o_head_stride = o_strides[2];
+  p.do_batch_stride = do_strides[0], p.do_row_stride = do_strides[1], p.do_head_stride = do_strides[2];
+  p.dq_batch_stride = dq_strides[0], p.dq_row_stride = dq_strides[1], p.dq_head_stride = dq_strides[2];
+  p.dk_batch_stride = dk_strides[0], p.dk_row_stride = dk_strides[1], p.dk_head_stride = dk_strides[2];
+  p.dv_batch_stride = dv_strides[0], p.dv_row_stride = dv_strides[1], p.dv_head_stride = dv_strides[2];
+  p.batch = batch, p.heads = heads, p.seqlen_q = seqlen_q, p.seqlen_k = seqlen_k, p.head_dim = head_dim;
+  p.softmax_scale = softmax_scale;
+  p.deterministic = deterministic;
+
+  cudaError_t err;
+  {
+    py::gil_scoped_release release;
+    err = cudaSetDevice(device);
+    if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
+  }
+  if (err != cudaSuccess) throw_cuda("backward kernel launch", err);
+}
+
+py::list describe(const std::vector<FwdKernelKey>& keys) {
   py::list kernels;
-  for (const FwdKernelKey& key : registered_fwd_kernels()) {
+  for (const FwdKernelKey& key : keys) {
     py::dict d;
     d["arch"] = to_string(key.arch);
     d["dtype"] = to_string(key.dtype);
@@ -82,8 +134,13 @@ py::dict build_info() {
     d["causal"] = key.causal;
     kernels.append(d);
   }
+  return kernels;
+}
+
+py::dict build_info() {
   py::dict info;
-  info["kernels"] = kernels;
+  info["kernels"] = describe(registered_fwd_kernels());
+  info["bwd_kernels"] = describe(registered_bwd_kernels());
   info["cuda_runtime_version"] = CUDART_VERSION;
   info["nvcc_version"] = kNvccVersion;
   info["host_compiler"] = std::string(kHostCompilerId) + " " + __VERSION__;
@@ -104,6 +161,20 @@ PYBIND11_MODULE(_C, m) {
         py::arg("causal"), py::arg("stream"),
         "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
         "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous.");
+  m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
+        py::arg("k"), py::arg("v"), py::arg("o"), py::arg("dout"), py::arg("lse"), py::arg("dlse"),
+        py::arg("dq"), py::arg("dk"), py::arg("dv"), py::arg("dsum"), py::arg("dq_accum"),
+        py::arg("dq_semaphore"), py::arg("dq_semaphore_count"), py::arg("batch"), py::arg("heads"),
+        py::arg("seqlen_q"), py::arg("seqlen_k"), py::arg("head_dim"), py::arg("q_strides"),
+        py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("do_strides"),
+        py::arg("dq_strides"), py::arg("dk_strides"), py::arg("dv_strides"), py::arg("softmax_scale"),
+        py::arg("causal"), py::arg("deterministic"), py::arg("stream"),
+        "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
+        "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
+        "head_dim), and for deterministic=True dq_semaphore int32 of dq_semaphore_count >= "
+        "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0.");
+  m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.def("build_info", &flashcore::build_info,
-        "Compiled (arch, dtype, head_dim, causal) kernels, CUDA and host compiler versions, revision.");
+        "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
+        "('bwd_kernels'), CUDA and host compiler versions, revision.");
 }

@@ -1,18 +1,46 @@
 #include <mutex>
 
+#include "kernels/flash_bwd_api.h"
 #include "kernels/flash_fwd_api.h"
 
 namespace flashcore {
 namespace {
 
+template <class Launcher>
 struct Registry {
   std::mutex mu;
-  std::vector<std::pair<FwdKernelKey, FwdLauncher>> entries;
+  std::vector<std::pair<FwdKernelKey, Launcher>> entries;
+
+  bool add(const FwdKernelKey& key, Launcher launcher) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& e : entries) {
+      if (e.first == key) return false;  // duplicate instantiation: keep the first
+    }
+    entries.emplace_back(key, launcher);
+    return true;
+  }
+  Launcher find(const FwdKernelKey& key) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& e : entries) {
+      if (e.first == key) return e.second;
+    }
+    return nullptr;
+  }
+  std::vector<FwdKernelKey> keys() {
+    std::lock_guard<std::mutex> lock(mu);
+    std::vector<FwdKernelKey> out;
+    for (const auto& e : entries) out.push_back(e.first);
+    return out;
+  }
 };
 
-// Function-local static: safe to use from other TUs' static initialisers.
-Registry& registry() {
-  static Registry r;
+// Function-local statics: safe to use from other TUs' static initialisers.
+Registry<FwdLauncher>& registry() {
+  static Registry<FwdLauncher> r;
+  return r;
+}
+Registry<BwdLauncher>& bwd_registry() {
+  static Registry<BwdLauncher> r;
   return r;
 }
 
@@ -35,31 +63,12 @@ const char* to_string(Arch arch) {
   return "?";
 }
 
-bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& e : r.entries) {
-    if (e.first == key) return false;  // duplicate instantiation: keep the first
-  }
-  r.entries.emplace_back(key, launcher);
-  return true;
-}
+bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher) { return registry().add(key, launcher); }
+FwdLauncher find_fwd_kernel(const FwdKernelKey& key) { return registry().find(key); }
+std::vector<FwdKernelKey> registered_fwd_kernels() { return registry().keys(); }
 
-FwdLauncher find_fwd_kernel(const FwdKernelKey& key) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& e : r.entries) {
-    if (e.first == key) return e.second;
-  }
-  return nullptr;
-}
-
-std::vector<FwdKernelKey> registered_fwd_kernels() {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  std::vector<FwdKernelKey> keys;
-  for (const auto& e : r.entries) keys.push_back(e.first);
-  return keys;
-}
+bool register_bwd_kernel(const BwdKernelKey& key, BwdLauncher launcher) { return bwd_registry().add(key, launcher); }
+BwdLauncher find_bwd_kernel(const BwdKernelKey& key) { return bwd_registry().find(key); }
+std::vector<BwdKernelKey> registered_bwd_kernels() { return bwd_registry().keys(); }
 
 }  // namespace flashcore

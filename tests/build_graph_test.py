@@ -21,6 +21,7 @@ flags.DEFINE_string("probe_control", None, "bf16 probe without macros (must have
 flags.DEFINE_string("host_cuda_probe", None, "what a sandboxed build action sees of /usr/local/cuda")
 
 DTYPES = ("fp16", "bf16")
+PASSES = ("fwd", "bwd")
 ARCH_GENCODE = {
     "sm80": "-gencode=arch=compute_80,code=sm_80",
     "sm89": "-gencode=arch=compute_89,code=sm_89",
@@ -48,13 +49,16 @@ class BuildGraphTest(absltest.TestCase):
         self.assertNotEmpty(out, "no kernel compile actions found: the audit is not seeing the kernels")
         return out
 
-    def test_six_kernel_libraries_each_with_its_instantiations(self):
+    def test_six_kernel_libraries_per_pass_each_with_its_instantiations(self):
         libs = {}
         for r in self.kernel_compiles():
-            libs.setdefault((tag_value(r, "flashcore-dtype"), tag_value(r, "flashcore-arch")), []).append(r)
-        self.assertEqual(set(libs), {(d, a) for d in DTYPES for a in ARCH_GENCODE})
+            key = (tag_value(r, "flashcore-pass"), tag_value(r, "flashcore-dtype"), tag_value(r, "flashcore-arch"))
+            libs.setdefault(key, []).append(r)
+        self.assertEqual(set(libs), {(p, d, a) for p in PASSES for d in DTYPES for a in ARCH_GENCODE})
         for key, compiles in libs.items():
             self.assertLen(compiles, 4, key)  # head_dim {64,128} x {non-causal, causal}
+            self.assertLen({r["label"] for r in compiles}, 1, key)  # one library per (pass, dtype, arch)
+            self.assertTrue(compiles[0]["label"].endswith(":%s_%s_%s" % key), compiles[0]["label"])
 
     def test_no_bf16_suppressing_define_reaches_a_bf16_compile(self):
         for r in self.kernel_compiles():
@@ -78,9 +82,10 @@ class BuildGraphTest(absltest.TestCase):
     def test_each_kernel_compile_builds_only_its_own_dtype_and_arch(self):
         for r in self.kernel_compiles():
             dtype, arch = tag_value(r, "flashcore-dtype"), tag_value(r, "flashcore-arch")
+            pass_ = tag_value(r, "flashcore-pass")
             srcs = [a for a in r["argv"] if a.endswith(".cu")]
             self.assertLen(srcs, 1, r["label"])
-            self.assertRegex(srcs[0].rsplit("/", 1)[-1], r"^fwd_%s_%s_d\d+_(full|causal)\.cu$" % (dtype, arch))
+            self.assertRegex(srcs[0].rsplit("/", 1)[-1], r"^%s_%s_%s_d\d+_(full|causal)\.cu$" % (pass_, dtype, arch))
 
     def test_nvcc_is_the_hermetic_toolkit(self):
         self.assertNotEmpty(self.cuda)

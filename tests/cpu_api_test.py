@@ -12,7 +12,7 @@ import torch.nn.functional as F
 import flashcore
 import venv_info
 from flashcore import _attention
-from flashcore.reference import attention_reference, causal_mask
+from flashcore.reference import attention_reference, attention_reference_grads, causal_mask
 
 ARCHS = ("sm80", "sm89", "sm90a")
 
@@ -28,6 +28,9 @@ def test_build_info_lists_every_compiled_kernel():
     want = {(a, t, d, c) for a in ARCHS for t in ("fp16", "bf16") for d in (64, 128) for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
+    got_bwd = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["bwd_kernels"]}
+    assert got_bwd == want
+    assert len(info["bwd_kernels"]) == len(want)
     assert info["cuda_runtime_version"] == 13000
     assert "cuda_13.0" in info["nvcc_version"]
     assert info["host_compiler"].startswith("gcc ")
@@ -68,6 +71,8 @@ def call(q=None, k=None, v=None, **kw):
     (dict(k=t(2, 0, 4, 64), v=t(2, 0, 4, 64)), ValueError, "k is empty"),
     (dict(q=t(1, 1, 65536, 64), k=t(1, 1, 65536, 64), v=t(1, 1, 65536, 64)), ValueError, "heads must each be <= 65535"),
     (dict(causal=1), TypeError, "causal must be a bool"),
+    (dict(deterministic=1), TypeError, "deterministic must be a bool"),
+    (dict(deterministic=None), TypeError, "deterministic must be a bool"),
     (dict(softmax_scale=float("nan")), ValueError, "softmax_scale must be a finite number"),
     (dict(softmax_scale="0.1"), ValueError, "softmax_scale must be a finite number"),
     (dict(k=t(*GOOD["k"], device="meta")), ValueError, "q, k and v must be on one device, got q on cpu, k on meta"),
@@ -101,9 +106,94 @@ def test_arch_missing_from_build_raises():
         flashcore.select_arch((9, 0), compiled_archs={"sm80"})
 
 
-def test_backward_raises_not_implemented():
-    with pytest.raises(NotImplementedError, match="no backward"):
-        _attention._backward(None, None, None)
+# --- autograd wiring, on meta tensors (the custom ops' fake impls; no GPU) ---------------------
+
+def meta_qkv(sq=17, sk=33, d=128, dtype=torch.bfloat16):
+    q = torch.empty(2, sq, 4, d, device="meta", dtype=dtype, requires_grad=True)
+    k = torch.empty(2, sk, 4, d, device="meta", dtype=dtype, requires_grad=True)
+    v = torch.empty(2, sk, 4, d, device="meta", dtype=dtype, requires_grad=True)
+    return q, k, v
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_backward_gives_grads_for_q_k_v(deterministic):
+    q, k, v = meta_qkv()
+    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.1, deterministic)
+    assert out.requires_grad and out.grad_fn is not None
+    (out.float().sum() + lse.sum()).backward()
+    for t in (q, k, v):
+        assert t.grad is not None and t.grad.shape == t.shape and t.grad.dtype == t.dtype
+
+
+def test_backward_runs_the_bwd_custom_op_with_the_saved_tensors(monkeypatch):
+    calls = []
+    real = torch.ops.flashcore.attention_bwd
+
+    class Spy:
+        def __call__(self, *args):
+            calls.append(args)
+            return real(*args)
+
+    monkeypatch.setattr(torch.ops.flashcore, "attention_bwd", Spy())
+    q, k, v = meta_qkv(sq=5, sk=9, d=64, dtype=torch.float16)
+    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.25, True)
+    out.sum().backward()
+    assert len(calls) == 1
+    dout, sq, sk, sv, sout, slse, dlse, causal, scale, deterministic = calls[0]
+    assert dout.shape == out.shape
+    assert (sq.shape, sk.shape, sv.shape, sout.shape, slse.shape) == (q.shape, k.shape, v.shape, out.shape, lse.shape)
+    assert (causal, scale, deterministic) == (False, 0.25, True)
+    assert dlse is None  # lse unused: no zero tensor made for its gradient
+    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.25, False)
+    lse.sum().backward()  # only lse used: dout is made zeros, dlse is passed
+    dout, *_, dlse, causal, scale, deterministic = calls[1]
+    assert dout.shape == out.shape and dlse.shape == lse.shape and causal is True
+
+
+def test_forward_saves_exactly_q_k_v_out_lse():
+    saved = []
+
+    def pack(t):
+        saved.append(t)
+        return t
+
+    q, k, v = meta_qkv()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out, lse = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.1, False)
+    # No extra copies: exactly the inputs and outputs themselves.
+    assert len(saved) == 5
+    assert all(s is x for s, x in zip(saved, (q, k, v, out, lse)))
+
+
+def test_double_backward_raises_a_clear_error():
+    q, k, v = meta_qkv(d=64)
+    out = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.1, False)[0]
+    (gq,) = torch.autograd.grad(out.float().sum(), q, create_graph=True)
+    with pytest.raises(RuntimeError, match="does not support double backward"):
+        gq.float().sum().backward()
+
+
+def test_bwd_fake_impl_gives_shapes():
+    q, k, v = (t.detach() for t in meta_qkv(sq=3, sk=70))
+    out = torch.empty_like(q)
+    lse = torch.empty(2, 4, 3, device="meta")
+    dq, dk, dv = torch.ops.flashcore.attention_bwd(out, q, k, v, out, lse, None, True, 0.1, False)
+    assert (dq.shape, dk.shape, dv.shape) == (q.shape, k.shape, v.shape)
+    assert dq.dtype == dk.dtype == dv.dtype == torch.bfloat16
+
+
+def test_backward_ops_trace_into_one_graph_with_make_fx():
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    def step(q, k, v):
+        out = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.125, False)[0]
+        return torch.autograd.grad(out.float().sum(), (q, k, v))
+
+    q, k, v = meta_qkv(d=64)
+    gm = make_fx(step)(q, k, v)
+    targets = [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+    assert "flashcore.attention_fwd.default" in targets
+    assert "flashcore.attention_bwd.default" in targets
 
 
 def test_fake_impl_gives_shapes_without_a_gpu():
@@ -140,6 +230,30 @@ def test_cuda_errors_become_python_exceptions_with_cuda_text():
     from flashcore import _C
     with pytest.raises(RuntimeError, match=r"flashcore: forward kernel launch failed: cuda\w+: \w"):
         _C.fwd(**_fwd_args())
+    with pytest.raises(RuntimeError, match=r"flashcore: backward kernel launch failed: cuda\w+: \w"):
+        _C.bwd(**_bwd_args())
+
+
+def _bwd_args(**overrides):
+    strides = (64, 64, 64)
+    args = dict(device=0, arch="sm90a", dtype="fp16", q=0, k=0, v=0, o=0, dout=0, lse=0, dlse=0, dq=0, dk=0,
+                dv=0, dsum=0, dq_accum=0, dq_semaphore=0, dq_semaphore_count=0, batch=1, heads=1, seqlen_q=1,
+                seqlen_k=1, head_dim=64, q_strides=strides, k_strides=strides, v_strides=strides,
+                o_strides=strides, do_strides=strides, dq_strides=strides, dk_strides=strides,
+                dv_strides=strides, softmax_scale=0.125, causal=False, deterministic=False, stream=0)
+    args.update(overrides)
+    return args
+
+
+def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
+    from flashcore import _C
+    assert _C.bwd_block_m == 64
+    with pytest.raises(ValueError, match="arch must be one of sm80, sm89, sm90a, got 'sm75'"):
+        _C.bwd(**_bwd_args(arch="sm75"))
+    with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
+        _C.bwd(**_bwd_args(dtype="fp32"))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):
+        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=256, causal=True))
 
 
 # --- the float64 reference itself, against torch's math SDPA (float64, CPU) ----------------
@@ -162,6 +276,38 @@ def test_reference_matches_torch_math_sdpa(sq, sk, causal):
     if causal:
         scores = scores.masked_fill(~mask, float("-inf"))
     assert torch.allclose(lse, torch.logsumexp(scores, -1), atol=1e-12)
+
+
+@pytest.mark.parametrize("sq, sk", [(1, 1), (17, 17), (5, 40), (40, 5)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_reference_grads_match_torch_math_sdpa_grads(sq, sk, causal):
+    g = torch.Generator().manual_seed(sq * 7 + sk)
+    q, k, v = (torch.randn(2, s, 3, 64, generator=g, dtype=torch.float64) for s in (sq, sk, sk))
+    dout = torch.randn(2, sq, 3, 64, generator=g, dtype=torch.float64)
+    dq, dk, dv = attention_reference_grads(q, k, v, dout, causal=causal, softmax_scale=0.3)
+    # torch on the rows that see a key (bottom-right causal: the last min(sq, sk) rows when sq > sk).
+    first = max(0, sq - sk) if causal else 0
+    qs = q[:, first:].clone().requires_grad_(True)
+    ks, vs = k.clone().requires_grad_(True), v.clone().requires_grad_(True)
+    mask = causal_mask(sq - first, sk) if causal else None
+    out = F.scaled_dot_product_attention(qs.transpose(1, 2), ks.transpose(1, 2), vs.transpose(1, 2),
+                                         attn_mask=mask, scale=0.3).transpose(1, 2)
+    want_dq, want_dk, want_dv = torch.autograd.grad((out * dout[:, first:]).sum(), (qs, ks, vs))
+    assert torch.allclose(dq[:, first:], want_dq, atol=1e-10) and (dq[:, :first] == 0).all()
+    assert torch.allclose(dk, want_dk, atol=1e-10) and torch.allclose(dv, want_dv, atol=1e-10)
+    assert all(torch.isfinite(t).all() for t in (dq, dk, dv))
+
+
+def test_reference_grads_through_lse():
+    g = torch.Generator().manual_seed(5)
+    q, k, v = (torch.randn(1, 6, 2, 64, generator=g, dtype=torch.float64) for _ in range(3))
+    dout = torch.zeros(1, 6, 2, 64, dtype=torch.float64)
+    dlse = torch.randn(1, 2, 6, generator=g, dtype=torch.float64)
+    dq, dk, dv = attention_reference_grads(q, k, v, dout, softmax_scale=0.5, dlse=dlse)
+    qq = q.clone().requires_grad_(True)
+    lse = torch.logsumexp(torch.einsum("bqhd,bkhd->bhqk", qq, k) * 0.5, -1)
+    (want,) = torch.autograd.grad((lse * dlse).sum(), qq)
+    assert torch.allclose(dq, want, atol=1e-12) and (dv == 0).all()
 
 
 def test_causal_mask_is_bottom_right_aligned():

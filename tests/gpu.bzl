@@ -16,20 +16,26 @@ GPU_KINDS = {
     "h200": "H200",
 }
 
-def gpu_test_suite(name, kind, src, deps = [], size = "large"):
-    py_test(
-        name = name,
-        srcs = [src],
-        main = src,
-        deps = deps,
-        env = {"FLASHCORE_EXPECTED_GPU": GPU_KINDS[kind]},
-        size = size,
-        tags = ["requires-gpu", "gpu-" + kind],
-        exec_properties = {"gpu": kind},
-    )
+def gpu_test_suite(name, kind, src, extra_srcs = {}, deps = [], size = "large"):
+    """`name` runs `src`; each extra_srcs entry {suffix: src} is a py_test `name_suffix` beside it.
+    The bundle holds them all."""
+    tests = {name: src}
+    for suffix, extra in extra_srcs.items():
+        tests[name + "_" + suffix] = extra
+    for test_name, test_src in tests.items():
+        py_test(
+            name = test_name,
+            srcs = [test_src],
+            main = test_src,
+            deps = deps,
+            env = {"FLASHCORE_EXPECTED_GPU": GPU_KINDS[kind]},
+            size = size,
+            tags = ["requires-gpu", "gpu-" + kind],
+            exec_properties = {"gpu": kind},
+        )
     gpu_bundle(
         name = name + "_bundle",
-        targets = {":" + name: "_main/%s/%s" % (native.package_name(), src)},
+        targets = {":" + t: "_main/%s/%s" % (native.package_name(), s) for t, s in tests.items()},
         testonly = True,
         # Meaningful only with --config=gpu_target (the GPU machines' Python); not part of //...
         tags = ["manual"],

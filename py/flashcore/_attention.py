@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Optional
 
 import torch
 
@@ -158,7 +159,9 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float) -> None:
 
 @torch.library.custom_op("flashcore::attention_fwd", mutates_args=())
 def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                   softmax_scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+                   softmax_scale: float, deterministic: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    # `deterministic` only travels to the backward (through setup_context); the forward is
+    # deterministic anyway.
     batch, seqlen_q, heads, head_dim = q.shape
     out = torch.empty((batch, seqlen_q, heads, head_dim), dtype=q.dtype, device=q.device)
     lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
@@ -167,35 +170,134 @@ def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bo
 
 
 @_attention_fwd.register_fake
-def _attention_fwd_fake(q, k, v, causal, softmax_scale):
+def _attention_fwd_fake(q, k, v, causal, softmax_scale, deterministic=False):
     batch, seqlen_q, heads, head_dim = q.shape
     return (q.new_empty((batch, seqlen_q, heads, head_dim)),
             q.new_empty((batch, heads, seqlen_q), dtype=torch.float32))
 
 
+# --- backward -------------------------------------------------------------------------------
+
+def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
+    """t itself if the kernels can read it (unit stride on head_dim, 16-byte rows and start),
+    else a contiguous copy (e.g. the stride-0 gradient that .sum().backward() produces)."""
+    if t.stride(-1) == 1 and not any(s % 8 for s in t.stride()[:3]) and t.data_ptr() % 16 == 0:
+        return t
+    return t.contiguous()
+
+
+def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
+                       deterministic: bool = False, dlse=None) -> None:
+    """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
+    unit stride on head_dim, 16-byte rows). Scratch (O(batch*heads*seqlen_q*head_dim) float32)
+    is allocated here through torch. The tests use this to poison the outputs."""
+    batch, seqlen_q, heads, head_dim = q.shape
+    seqlen_k = k.shape[1]
+    for name, t, like in (("dout", dout, q), ("out", out, q), ("dq", dq, q), ("dk", dk, k), ("dv", dv, v)):
+        if t.shape != like.shape or t.dtype != like.dtype or t.device != like.device or t.stride(-1) != 1 \
+                or any(s % 8 for s in t.stride()[:3]) or t.data_ptr() % 16:
+            raise ValueError("flashcore: %s must match %s with unit head_dim stride, 16-byte rows and a "
+                             "16-byte aligned start" % (name, "q" if like is q else ("k" if like is k else "v")))
+    for name, t in (("lse", lse), ("dlse", dlse)):
+        if t is None and name == "dlse":
+            continue
+        if t.shape != (batch, heads, seqlen_q) or t.dtype != torch.float32 or t.device != q.device \
+                or not t.is_contiguous():
+            raise ValueError("flashcore: %s must be a contiguous float32 tensor of shape (batch, heads, seqlen_q)"
+                             % name)
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if t.data_ptr() % 16:
+            raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
+    device = q.device.index if q.device.index is not None else torch.cuda.current_device()
+    dsum = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
+    dq_accum = torch.empty((batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)
+    if deterministic:
+        n_sem = batch * heads * -(-seqlen_q // _C.bwd_block_m)
+        semaphore = torch.empty((n_sem,), dtype=torch.int32, device=q.device)
+        sem_ptr = semaphore.data_ptr()
+    else:
+        n_sem, sem_ptr = 0, 0
+    # Positional, in _C.bwd's order.
+    _C.bwd(device, _device_arch(device), _DTYPE_NAMES[q.dtype],
+           q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), dout.data_ptr(), lse.data_ptr(),
+           0 if dlse is None else dlse.data_ptr(),
+           dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), dsum.data_ptr(), dq_accum.data_ptr(), sem_ptr, n_sem,
+           batch, heads, seqlen_q, seqlen_k, head_dim,
+           q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3], dout.stride()[:3],
+           dq.stride()[:3], dk.stride()[:3], dv.stride()[:3],
+           softmax_scale, causal, deterministic, torch.cuda.current_stream(device).cuda_stream)
+
+
+@torch.library.custom_op("flashcore::attention_bwd", mutates_args=())
+def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                   out: torch.Tensor, lse: torch.Tensor, dlse: Optional[torch.Tensor], causal: bool,
+                   softmax_scale: float, deterministic: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    dq = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+    dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
+    dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
+    attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
+                       deterministic, None if dlse is None else dlse.contiguous())
+    return dq, dk, dv
+
+
+@_attention_bwd.register_fake
+def _attention_bwd_fake(dout, q, k, v, out, lse, dlse, causal, softmax_scale, deterministic):
+    return (q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape))
+
+
 def _setup_context(ctx, inputs, output):
-    pass
+    q, k, v, causal, softmax_scale = inputs[:5]
+    deterministic = inputs[5] if len(inputs) > 5 else False
+    out, lse = output
+    ctx.save_for_backward(q, k, v, out, lse)
+    ctx.causal = causal
+    ctx.softmax_scale = softmax_scale
+    ctx.deterministic = deterministic
+    # An unused output (usually lse) gets None instead of a materialised zero tensor: no memset
+    # per step, and the kernels then skip the dlse term.
+    ctx.set_materialize_grads(False)
 
 
 def _backward(ctx, grad_out, grad_lse):
-    raise NotImplementedError(
-        "flashcore.attention has no backward pass yet (forward only); use "
-        "torch.nn.functional.scaled_dot_product_attention for training until the backward issue lands"
-    )
+    q, k, v, out, lse = ctx.saved_tensors
+    if grad_out is None:  # only lse was used
+        grad_out = torch.zeros_like(out)
+    dq, dk, dv = torch.ops.flashcore.attention_bwd(grad_out, q, k, v, out, lse, grad_lse, ctx.causal,
+                                                   ctx.softmax_scale, ctx.deterministic)
+    return dq, dk, dv, None, None, None
 
 
 torch.library.register_autograd("flashcore::attention_fwd", _backward, setup_context=_setup_context)
 
 
-def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False):
-    """FlashAttention forward.
+def _setup_context_bwd(ctx, inputs, output):
+    pass
+
+
+def _double_backward(ctx, *grads):
+    raise RuntimeError(
+        "flashcore.attention does not support double backward (gradients of its gradients, e.g. "
+        "torch.autograd.grad(..., create_graph=True) followed by another backward); use "
+        "torch.nn.functional.scaled_dot_product_attention with the math backend for that")
+
+
+torch.library.register_autograd("flashcore::attention_bwd", _double_backward, setup_context=_setup_context_bwd)
+
+
+def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, deterministic=False):
+    """FlashAttention forward, differentiable in q, k and v (and through the returned lse).
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads, head_dim); CUDA,
     float16 or bfloat16, head_dim 64 or 128, unit stride on head_dim. causal masks are aligned
     bottom-right. softmax_scale defaults to 1/sqrt(head_dim). Returns out (batch, seqlen_q, heads,
     head_dim) in the input dtype, and with return_lse=True also the natural-log log-sum-exp
     (batch, heads, seqlen_q) in float32 (-inf for a query row that sees no key; its out is 0).
+
+    deterministic=True makes the backward's dQ reduction run in a fixed order (bitwise-identical
+    gradients on repeated runs) at some speed cost; see docs/PERF.md. The default uses atomics.
     """
+    if not isinstance(deterministic, bool):
+        raise TypeError("flashcore.attention: deterministic must be a bool, got %s" % type(deterministic).__name__)
     scale = _check_inputs(q, k, v, causal, softmax_scale)
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale)
+    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, deterministic)
     return (out, lse) if return_lse else out

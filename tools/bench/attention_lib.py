@@ -1,4 +1,5 @@
-"""Attention forward benchmark: flashcore.attention vs torch SDPA backends, side by side.
+"""Attention benchmark (forward, backward, or both): flashcore.attention vs torch SDPA backends,
+side by side.
 
 Everything of the benchmark lives here; tools/bench/attention.py is the thin absl entry point.
 torch, triton, matplotlib and flashcore are imported inside the functions that need them, so the
@@ -18,7 +19,15 @@ summed kernel time per call ("profiled_gpu_ms"): do_bench times one call between
 an L2 flush, so on tiny shapes (the seed shape) it includes host launch overhead; the profiled
 kernel time does not, and shows how much of a small-shape gap is host-side.
 
-FLOPs (the FlashAttention convention): 4 * B * H * Sq * Sk * D for the forward, halved for causal.
+FLOPs (the FlashAttention convention): 4 * B * H * Sq * Sk * D for the forward, halved for causal;
+the backward counts 2.5x the forward (5 matmuls to the forward's 2), fwd_bwd 3.5x.
+
+Modes (--mode): fwd times out = attention(q, k, v); bwd times torch.autograd.grad(out, (q, k, v),
+dout) on a graph made once outside the timing (retain_graph), i.e. the backward kernels alone;
+fwd_bwd times the forward and that backward together. In bwd modes the correctness check is the
+max abs error of dq, dk, dv against the reference backend's gradients, divided by the largest
+reference gradient magnitude (gradients of N(0, 1) inputs grow with seqlen; a relative figure keeps
+one --tolerance meaningful over the grid).
 """
 
 import dataclasses
@@ -40,6 +49,8 @@ SEED_SHAPE = {"batch": 1, "heads": 8, "seqlen": 512, "head_dim": 64}
 
 DTYPES = ("fp16", "bf16")
 BACKENDS = ("flashcore", "flash", "efficient", "cudnn")
+MODES = ("fwd", "bwd", "fwd_bwd")
+MODE_FLOP_FACTOR = {"fwd": 1.0, "bwd": 2.5, "fwd_bwd": 3.5}
 SDPA_BACKENDS = ("flash", "efficient", "cudnn")  # torch SDPA backends, in reference order
 DEFAULT_SEQLENS = (512, 1024, 2048, 4096, 8192, 16384)
 DEFAULT_TOLERANCE = 2e-2
@@ -68,6 +79,9 @@ def define_flags(flag_values=None):
         "Where attention.json and attention.png go. Default: $TEST_UNDECLARED_OUTPUTS_DIR if set, "
         "else ./bench_out (relative paths resolve against $BUILD_WORKING_DIRECTORY under bazel run).",
         flag_values=fv)
+    flags.DEFINE_enum("mode", "fwd", list(MODES),
+                      "fwd: forward only; bwd: the backward alone (dq, dk, dv of a retained graph); "
+                      "fwd_bwd: forward + backward. FLOPs: bwd = 2.5x fwd.", flag_values=fv)
     flags.DEFINE_enum("grid", "all", ["paper", "seed", "all"],
                       "paper: FlashAttention paper grid; seed: B1 H8 S512 D64; all: both.",
                       flag_values=fv)
@@ -110,6 +124,7 @@ class Config:
     tolerance: float
     seed: int
     profile_kernels: bool
+    mode: str = "fwd"
 
 
 class ConfigError(ValueError):
@@ -182,6 +197,7 @@ def config_from_flags(fv, environ=None):
         tolerance=float(fv.tolerance),
         seed=int(fv.seed),
         profile_kernels=bool(fv.profile_kernels),
+        mode=fv.mode,
     )
 
 
@@ -231,6 +247,19 @@ def attention_flops(batch, heads, seqlen_q, seqlen_k, head_dim, causal):
     return flops // 2 if causal else flops
 
 
+def mode_flops(forward_flops, mode):
+    """FLOPs of one timed call in `mode`: the backward counts 2.5x the forward (FA papers)."""
+    return int(forward_flops * MODE_FLOP_FACTOR[mode])
+
+
+def json_name(mode):
+    return JSON_NAME if mode == "fwd" else f"attention_{mode}.json"
+
+
+def plot_name(mode):
+    return PLOT_NAME if mode == "fwd" else f"attention_{mode}.png"
+
+
 def tflops(flops, ms):
     if ms is None or not ms > 0 or not math.isfinite(ms):
         return None
@@ -239,10 +268,11 @@ def tflops(flops, ms):
 
 # --- Records ---------------------------------------------------------------------------------
 
-def new_record(shape, backends, tolerance=DEFAULT_TOLERANCE):
+def new_record(shape, backends, tolerance=DEFAULT_TOLERANCE, mode="fwd"):
     rec = dataclasses.asdict(shape)
-    rec["flops"] = attention_flops(shape.batch, shape.heads, shape.seqlen, shape.seqlen,
-                                   shape.head_dim, shape.causal)
+    rec["mode"] = mode
+    rec["flops"] = mode_flops(attention_flops(shape.batch, shape.heads, shape.seqlen, shape.seqlen,
+                                              shape.head_dim, shape.causal), mode)
     rec.update(reference=None, reference_error=None, max_abs_err=None, tolerance=tolerance,
                correct=None, error=None)
     rec["backends"] = {
@@ -389,8 +419,10 @@ def _json_safe(obj):
 
 def write_json(path, env, config, records):
     """Writes {"benchmark", "env", "config", "records", "failures"} atomically (a rename)."""
+    mode = getattr(config, "mode", None) or (config.get("mode", "fwd") if isinstance(config, dict) else "fwd")
     doc = {
-        "benchmark": "attention_forward",
+        "benchmark": {"fwd": "attention_forward", "bwd": "attention_backward",
+                      "fwd_bwd": "attention_forward_backward"}[mode],
         "env": env,
         "config": dataclasses.asdict(config) if dataclasses.is_dataclass(config) else config,
         "records": records,
@@ -522,24 +554,50 @@ def _sdpa_enum(backend):
             "cudnn": SDPBackend.CUDNN_ATTENTION, "math": SDPBackend.MATH}[backend]
 
 
-def make_inputs(shape, seed):
-    """Fresh N(0, 1) q, k, v, contiguous (batch, seqlen, heads, head_dim)."""
+def make_inputs(shape, seed, mode="fwd"):
+    """Fresh N(0, 1) q, k, v, contiguous (batch, seqlen, heads, head_dim); in bwd modes they
+    require grad, and a fourth tensor dout (same shape) is returned too."""
     import torch
     gen = torch.Generator(device=DEVICE).manual_seed(seed)
     size = (shape.batch, shape.seqlen, shape.heads, shape.head_dim)
-    return tuple(torch.randn(size, device=DEVICE, dtype=_torch_dtype(shape.dtype), generator=gen)
-                 for _ in range(3))
+    n = 3 if mode == "fwd" else 4
+    ts = [torch.randn(size, device=DEVICE, dtype=_torch_dtype(shape.dtype), generator=gen) for _ in range(n)]
+    if mode != "fwd":
+        for t in ts[:3]:
+            t.requires_grad_(True)
+    return tuple(ts)
 
 
-def make_fn(backend, q, k, v, causal):
+def make_fn(backend, q, k, v, causal, mode="fwd", dout=None):
     """The timed callable. Everything it needs (views, flags) is made here, outside the timing:
-    flashcore gets the contiguous tensors; SDPA gets transpose views of the same storage."""
+    flashcore gets the contiguous tensors; SDPA gets transpose views of the same storage.
+    bwd: the forward runs once here (under the backend) and the callable returns
+    torch.autograd.grad(out, (q, k, v), dout) on the retained graph; fwd_bwd: both, per call.
+    In bwd modes q, k, v must require grad and dout is (batch, seqlen, heads, head_dim)."""
     if backend == "flashcore":
         import flashcore
-        return lambda: flashcore.attention(q, k, v, causal=causal)
-    import torch.nn.functional as F
-    qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
-    return lambda: F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+
+        def forward():
+            return flashcore.attention(q, k, v, causal=causal)
+    else:
+        import torch.nn.functional as F
+
+        def forward():
+            out = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                                 is_causal=causal)
+            return out.transpose(1, 2)  # (B, S, H, D) like flashcore's, a view
+
+        if mode == "fwd":
+            qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+            return lambda: F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+    if mode == "fwd":
+        return forward
+    import torch
+    if mode == "fwd_bwd":
+        return lambda: torch.autograd.grad(forward(), (q, k, v), dout)
+    with backend_context(backend):
+        out = forward()
+    return lambda: torch.autograd.grad(out, (q, k, v), dout, retain_graph=True)
 
 
 def backend_context(backend):
@@ -552,7 +610,10 @@ def backend_context(backend):
 
 
 def to_bhsd(out, backend):
-    """flashcore returns (B, S, H, D); SDPA returns (B, H, S, D). A view, for comparison."""
+    """flashcore returns (B, S, H, D); SDPA returns (B, H, S, D). A view, for comparison.
+    Gradients (a tuple: dq, dk, dv of the same (B, S, H, D) leaves for every backend) pass as is."""
+    if isinstance(out, tuple):
+        return out
     return out.transpose(1, 2) if backend == "flashcore" else out
 
 
@@ -584,19 +645,56 @@ def fp32_reference(q, k, v, causal):
     return out
 
 
-def compute_reference(q, k, v, causal):
-    """torch SDPA output (B, H, S, D) from the first of flash, efficient, cudnn that runs, else
-    fp32 math. Returns (out, backend name, errors of the backends that raised)."""
+def compute_reference(q, k, v, causal, mode="fwd", dout=None):
+    """torch SDPA output (B, H, S, D) (bwd modes: its gradients dq, dk, dv) from the first of
+    flash, efficient, cudnn that runs, else fp32 math. Returns (out, backend name, errors of the
+    backends that raised)."""
     errors = {}
     for backend in SDPA_BACKENDS:
-        out, err = call_once(backend, make_fn(backend, q, k, v, causal))
+        try:
+            with backend_context(backend):
+                fn = make_fn(backend, q, k, v, causal, mode, dout)
+        except Exception as e:  # noqa: BLE001 - bwd mode runs the forward in make_fn
+            errors[backend] = _error_text(e)
+            continue
+        out, err = call_once(backend, fn)
         if err is None:
             return out, backend, errors
         errors[backend] = err
-    return fp32_reference(q, k, v, causal), "math_fp32", errors
+    if mode == "fwd":
+        return fp32_reference(q, k, v, causal), "math_fp32", errors
+    return fp32_reference_grads(q, k, v, causal, dout), "math_fp32", errors
+
+
+def fp32_reference_grads(q, k, v, causal, dout):
+    """Last-resort gradient reference: SDPA math in fp32, one (batch, head) at a time."""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    grads = [torch.empty(t.shape, device=t.device, dtype=torch.float32) for t in (q, k, v)]
+    B, S, H, D = q.shape
+    with sdpa_kernel(SDPBackend.MATH):
+        for b in range(B):
+            for h in range(H):
+                qs, ks, vs = (t.detach()[b, :, h].float()[None, None].requires_grad_(True) for t in (q, k, v))
+                out = F.scaled_dot_product_attention(qs, ks, vs, is_causal=causal)
+                gs = torch.autograd.grad(out, (qs, ks, vs), dout[b, :, h].float()[None, None])
+                for dst, g in zip(grads, gs):
+                    dst[b, :, h] = g[0, 0]
+    return tuple(grads)
 
 
 def max_abs_err(out_bhsd, ref_bhsd):
+    """Max abs error; for gradient tuples, the max over dq, dk, dv of max abs error divided by the
+    largest reference magnitude of that gradient."""
+    if isinstance(out_bhsd, tuple):
+        if len(out_bhsd) != len(ref_bhsd):
+            raise ValueError(f"{len(out_bhsd)} gradients != reference's {len(ref_bhsd)}")
+        errs = []
+        for o, r in zip(out_bhsd, ref_bhsd):
+            scale = max(r.float().abs().max().item(), 1e-30)
+            errs.append(max_abs_err(o, r) / scale)
+        return max(errs)
     if tuple(out_bhsd.shape) != tuple(ref_bhsd.shape):
         raise ValueError(f"output shape {tuple(out_bhsd.shape)} != reference "
                          f"{tuple(ref_bhsd.shape)}")
@@ -631,17 +729,20 @@ def time_ms(backend, fn, warmup_ms, rep_ms):
 
 def run_shape(shape, config, seed):
     """Checks and times every backend on one shape; never raises for a backend's failure."""
-    rec = new_record(shape, config.backends, config.tolerance)
-    q, k, v = make_inputs(shape, seed)
-    ref, rec["reference"], ref_errors = compute_reference(q, k, v, shape.causal)
+    mode = config.mode
+    rec = new_record(shape, config.backends, config.tolerance, mode)
+    inputs = make_inputs(shape, seed, mode)
+    q, k, v = inputs[:3]
+    dout = inputs[3] if mode != "fwd" else None
+    ref, rec["reference"], ref_errors = compute_reference(q, k, v, shape.causal, mode, dout)
     if ref_errors:
         rec["reference_error"] = ref_errors
     for backend in config.backends:
-        _run_backend(rec, backend, q, k, v, ref, shape.causal, config)
+        _run_backend(rec, backend, q, k, v, ref, shape.causal, config, dout)
     if "flashcore" in rec["backends"]:
         rec["max_abs_err"] = rec["backends"]["flashcore"]["max_abs_err"]
     judge_correctness(rec)
-    del q, k, v, ref
+    del q, k, v, ref, inputs, dout
     _free_memory()
     return rec
 
@@ -653,12 +754,13 @@ def _free_memory():
         torch.cuda.empty_cache()
 
 
-def _run_backend(rec, backend, q, k, v, ref, causal, config):
+def _run_backend(rec, backend, q, k, v, ref, causal, config, dout=None):
     """One backend on one shape: a checked call, its kernel list, then the timing. Each failure
     is written into rec["backends"][backend]["error"] and ends that backend's work."""
     entry = rec["backends"][backend]
     try:
-        fn = make_fn(backend, q, k, v, causal)  # flashcore not importable -> an error entry
+        with backend_context(backend):  # bwd mode runs the forward here
+            fn = make_fn(backend, q, k, v, causal, config.mode, dout)  # flashcore not importable -> error
     except Exception as e:  # noqa: BLE001
         entry["error"] = _error_text(e)
         return
@@ -666,8 +768,9 @@ def _run_backend(rec, backend, q, k, v, ref, causal, config):
     if out is None:
         return
     try:
-        entry["max_abs_err"] = max_abs_err(to_bhsd(out[0] if isinstance(out, tuple) else out,
-                                                   backend), ref)
+        if config.mode == "fwd" and isinstance(out, tuple):
+            out = out[0]
+        entry["max_abs_err"] = max_abs_err(to_bhsd(out, backend), ref)
     except Exception as e:  # noqa: BLE001
         entry["error"] = _error_text(e)
         return
@@ -694,16 +797,16 @@ def run(config, log=_log):
         raise RuntimeError("no CUDA device: this benchmark runs on a GPU machine")
     os.makedirs(config.out_dir, exist_ok=True)
     env = collect_env()
-    json_path = os.path.join(config.out_dir, JSON_NAME)
+    json_path = os.path.join(config.out_dir, json_name(config.mode))
     shapes = make_grid(config)
-    log(f"{len(shapes)} shapes x {len(config.backends)} backends on {env.get('gpu')}; "
+    log(f"mode {config.mode}: {len(shapes)} shapes x {len(config.backends)} backends on {env.get('gpu')}; "
         f"torch {env['torch']}, triton {env['triton']}, cudnn {env['cudnn']}")
     records = []
     for i, shape in enumerate(shapes):
         try:
             rec = run_shape(shape, config, config.seed + i)
         except Exception as e:  # noqa: BLE001 - e.g. OOM making inputs; record and go on
-            rec = new_record(shape, config.backends, config.tolerance)
+            rec = new_record(shape, config.backends, config.tolerance, config.mode)
             rec["error"] = _error_text(e)
             rec["correct"] = False
             try:
@@ -724,12 +827,13 @@ def main(config, log=_log):
     env, records = run(config, log)
     log("")
     log(format_table(records, config.backends))
-    json_path = os.path.join(config.out_dir, JSON_NAME)
+    json_path = os.path.join(config.out_dir, json_name(config.mode))
     write_json(json_path, env, config, records)
-    png_path = os.path.join(config.out_dir, PLOT_NAME)
+    png_path = os.path.join(config.out_dir, plot_name(config.mode))
+    what = {"fwd": "forward", "bwd": "backward", "fwd_bwd": "forward + backward"}[config.mode]
     try:
         plot(png_path, records, config.backends,
-             title=f"attention forward, {env.get('gpu')}, torch {env['torch']}")
+             title=f"attention {what}, {env.get('gpu')}, torch {env['torch']}")
         log(f"wrote {json_path} and {png_path}")
     except Exception as e:  # noqa: BLE001 - the JSON is the result; the plot is a view of it
         log(f"wrote {json_path}; plot failed: {_error_text(e)}")

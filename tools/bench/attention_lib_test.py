@@ -61,6 +61,24 @@ def test_flag_defaults():
     assert c.tolerance == 2e-2
     assert c.warmup_ms > 0 and c.rep_ms > 0
     assert c.profile_kernels
+    assert c.mode == "fwd"
+
+
+def test_mode_flag():
+    assert parse("--mode=bwd").mode == "bwd"
+    assert parse("--mode=fwd_bwd").mode == "fwd_bwd"
+    with pytest.raises(flags.IllegalFlagValueError):
+        parse("--mode=backward")
+
+
+def test_mode_flops_and_names():
+    assert al.mode_flops(1000, "fwd") == 1000
+    assert al.mode_flops(1000, "bwd") == 2500
+    assert al.mode_flops(1000, "fwd_bwd") == 3500
+    rec = al.new_record(SHAPE, al.BACKENDS, mode="bwd")
+    assert rec["mode"] == "bwd" and rec["flops"] == int(2.5 * 4 * 4 * 16 * 4096 * 4096 * 128 // 2)
+    assert al.json_name("fwd") == al.JSON_NAME and al.json_name("bwd") == "attention_bwd.json"
+    assert al.plot_name("fwd_bwd") == "attention_fwd_bwd.png"
 
 
 def test_flag_overrides():
@@ -357,6 +375,36 @@ def test_main_on_cpu_flags_wrong_output(cpu_bench, tmp_path):
     assert [r["correct"] for r in doc["records"]] == [False, False]
     assert len(doc["failures"]) == 2
     assert any(l.startswith("FAIL ") for l in lines)
+
+
+@pytest.mark.parametrize("mode", ["bwd", "fwd_bwd"])
+def test_run_shape_backward_modes_on_cpu(cpu_bench, mode):
+    config = parse("--noprofile_kernels", f"--mode={mode}")
+    shape = al.Shape("seed", "bf16", 64, True, 128, 2, 4)
+    rec = al.run_shape(shape, config, seed=0)
+    assert rec["mode"] == mode and rec["reference"] == "flash"
+    assert rec["correct"] is True, rec["max_abs_err"]
+    assert rec["backends"]["flash"]["max_abs_err"] == 0.0
+    assert 0 < rec["max_abs_err"] < 2e-2
+    calls_per_fn = cpu_bench["calls"]
+    assert calls_per_fn >= 1  # the fake flashcore's forward ran (once for bwd, per call for fwd_bwd)
+    flops = al.attention_flops(2, 4, 128, 128, 64, True)
+    assert rec["flops"] == al.mode_flops(flops, mode)
+    assert rec["backends"]["flashcore"]["tflops"] == pytest.approx(rec["flops"] / 2e-3 / 1e12)
+
+
+def test_backward_mode_catches_wrong_gradients(cpu_bench, monkeypatch):
+    torch = pytest.importorskip("torch")
+    import flashcore as fake
+    real = fake.attention
+
+    def wrong_grad(q, k, v, **kw):
+        out = real(q, k, v, **kw)
+        return out + 0.1 * (q - q.detach())  # same values, dq off by 0.1 * dout
+    monkeypatch.setattr(fake, "attention", wrong_grad)
+    rec = al.run_shape(al.Shape("seed", "fp16", 64, False, 64, 1, 2), parse("--noprofile_kernels", "--mode=bwd"),
+                       seed=3)
+    assert rec["correct"] is False and rec["max_abs_err"] > 2e-2
 
 
 def test_missing_flashcore_is_recorded(cpu_bench, monkeypatch):

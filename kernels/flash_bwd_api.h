@@ -1,0 +1,65 @@
+// flashcore backward attention: the host-side contract (params, kernel registry). Plain C++ with
+// only cuda_runtime_api.h, like flash_fwd_api.h.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/flash_fwd_api.h"
+
+namespace flashcore {
+
+// Query rows per dQ semaphore (deterministic mode): one int32 per (batch, head, block of this
+// many query rows). The caller allocates ceil(seqlen_q / kBwdBlockM) * batch * heads of them.
+constexpr int kBwdBlockM = 64;
+
+// Tensors as in FwdParams: (batch, seqlen, heads, head_dim), unit stride on head_dim, strides in
+// elements. lse is the forward's float32 (batch, heads, seqlen_q), contiguous.
+//
+// Scratch, allocated by the caller (no allocation inside the launcher):
+//   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * O) - dlse
+//   dq_accum  float32 (batch, heads, seqlen_q, head_dim), contiguous: dQ / softmax_scale in fp32
+//   dq_semaphore int32 (batch, heads, ceil(seqlen_q / kBwdBlockM)), contiguous; deterministic only
+// The launcher zeroes dq_accum and dq_semaphore itself (in the preprocessing kernel).
+struct BwdParams {
+  const void* q;
+  const void* k;
+  const void* v;
+  const void* o;
+  const void* dout;
+  const float* lse;
+  const float* dlse;  // optional (nullptr): gradient of the returned lse, float32 like lse
+  void* dq;
+  void* dk;
+  void* dv;
+  float* dsum;
+  float* dq_accum;
+  int* dq_semaphore;  // nullptr unless deterministic
+  int64_t dq_semaphore_count;
+  int64_t q_batch_stride, q_row_stride, q_head_stride;
+  int64_t k_batch_stride, k_row_stride, k_head_stride;
+  int64_t v_batch_stride, v_row_stride, v_head_stride;
+  int64_t o_batch_stride, o_row_stride, o_head_stride;
+  int64_t do_batch_stride, do_row_stride, do_head_stride;
+  int64_t dq_batch_stride, dq_row_stride, dq_head_stride;
+  int64_t dk_batch_stride, dk_row_stride, dk_head_stride;
+  int64_t dv_batch_stride, dv_row_stride, dv_head_stride;
+  int batch, heads, seqlen_q, seqlen_k, head_dim;
+  float softmax_scale;
+  bool deterministic;
+};
+
+using BwdKernelKey = FwdKernelKey;
+using BwdLauncher = cudaError_t (*)(const BwdParams&, cudaStream_t);
+
+bool register_bwd_kernel(const BwdKernelKey& key, BwdLauncher launcher);
+BwdLauncher find_bwd_kernel(const BwdKernelKey& key);
+std::vector<BwdKernelKey> registered_bwd_kernels();
+
+// Defined in kernels/flash_bwd_kernel.cuh; instantiated only by generated TUs.
+template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream);
+
+}  // namespace flashcore

@@ -1,0 +1,445 @@
+// FlashAttention-2-style backward (mma.sync m16n8k16, the forward's traits and tile helpers).
+//
+// Three kernels, launched in order on one stream by launch_bwd:
+//   1. preprocess: D_i = rowsum(dO_i * O_i) - dlse_i (fp32), zero the fp32 dQ accumulator and
+//      (deterministic mode) the dQ semaphores.
+//   2. main: one CTA per (key block, head, batch). K_j, V_j stay in shared memory; the CTA walks
+//      the query blocks that see its keys, recomputes P^T = exp(K Q^T * scale - lse) from the saved
+//      log-sum-exp (no S x S matrix in global memory), and accumulates in registers
+//          dV += P^T dO,   dP^T = V dO^T,   dS^T = P^T o (dP^T - D),   dK += dS^T Q
+//      Each warp owns 16 keys. dS^T goes through shared memory so that every warp can add its 16
+//      query rows of dQ += dS K to the fp32 accumulator: with atomicAdd (fast mode), or, in
+//      deterministic mode, as plain read-add-write in key-block order, serialised per
+//      (batch, head, query block) by a semaphore, so the summation order is fixed.
+//   3. convert: dQ = dq_accum * scale in the input dtype.
+// Rows that see no key (causal, seqlen_q > seqlen_k; lse = -inf) get P = 0, so zero gradients.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/flash_bwd_api.h"
+#include "kernels/flash_fwd_kernel.cuh"
+
+namespace flashcore {
+namespace bwd {
+
+using fwd::cp_async_commit;
+using fwd::cp_async_wait;
+using fwd::kLog2e;
+using fwd::ldmatrix_x4;
+using fwd::ldmatrix_x4_trans;
+using fwd::load_tile_async;
+using fwd::smem_u32;
+using fwd::swizzled;
+
+constexpr int kBlockM = kBwdBlockM;  // query rows per inner step
+constexpr int kBlockN = 64;          // keys per CTA
+constexpr int kWarps = 4;            // 16 keys per warp
+constexpr int kThreads = kWarps * 32;
+constexpr int kLdS = kBlockM + 8;  // dS^T tile row pitch (elements): 144-byte rows, conflict-free
+
+// A operand (16 rows x 16 cols, row-major) from a swizzled [rows][kHeadDim] tile.
+template <int kHeadDim, class Element>
+__device__ __forceinline__ void load_a(uint32_t (&a)[4], const Element* tile, int row0, int kk, int lane) {
+  const int row = row0 + (lane % 8) + ((lane / 8) % 2) * 8;
+  ldmatrix_x4(a, smem_u32(tile + swizzled<kHeadDim>(row, kk * 2 + lane / 16)));
+}
+
+// B operands of two n8 tiles (n0..n0+15) for k16 step kk, from a tile stored [n][k] (k = head dim).
+// b[0], b[1]: n-tile n0..n0+7; b[2], b[3]: n0+8..n0+15.
+template <int kHeadDim, class Element>
+__device__ __forceinline__ void load_b_nk(uint32_t (&b)[4], const Element* tile, int n0, int kk, int lane) {
+  const int n = n0 + (lane % 8) + (lane / 16) * 8;
+  ldmatrix_x4(b, smem_u32(tile + swizzled<kHeadDim>(n, kk * 2 + (lane / 8) % 2)));
+}
+
+// B operands of two n8 tiles (head-dim columns dn*16..dn*16+15) for the k16 rows k0..k0+15, from a
+// tile stored [k][n] (n = head dim).
+template <int kHeadDim, class Element>
+__device__ __forceinline__ void load_b_kn(uint32_t (&b)[4], const Element* tile, int k0, int dn, int lane) {
+  const int k = k0 + (lane % 8) + ((lane / 8) % 2) * 8;
+  ldmatrix_x4_trans(b, smem_u32(tile + swizzled<kHeadDim>(k, dn * 2 + lane / 16)));
+}
+
+__device__ __forceinline__ int ld_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// ---- 1. preprocess: one warp per query row ----------------------------------------------------
+template <class Traits, int kHeadDim>
+__global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) {
+  using Element = typename Traits::Element;
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  const int64_t r = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (r >= rows) return;
+  const int i = static_cast<int>(r % p.seqlen_q);
+  const int64_t bh = r / p.seqlen_q;
+  const int h = static_cast<int>(bh % p.heads);
+  const int b = static_cast<int>(bh / p.heads);
+  const auto* o = static_cast<const Element*>(p.o) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
+  const auto* dout =
+      static_cast<const Element*>(p.dout) + b * p.do_batch_stride + i * p.do_row_stride + h * p.do_head_stride;
+  float acc = 0.f;
+#pragma unroll
+  for (int d = lane * 2; d < kHeadDim; d += 64) {
+    acc += static_cast<float>(o[d]) * static_cast<float>(dout[d]) +
+           static_cast<float>(o[d + 1]) * static_cast<float>(dout[d + 1]);
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off);
+  float* accum_row = p.dq_accum + r * kHeadDim;
+#pragma unroll
+  for (int d = lane * 2; d < kHeadDim; d += 64) {
+    *reinterpret_cast<float2*>(accum_row + d) = make_float2(0.f, 0.f);
+  }
+  if (lane == 0) {
+    p.dsum[r] = acc - (p.dlse != nullptr ? p.dlse[r] : 0.f);
+    if (p.dq_semaphore != nullptr && i % kBlockM == 0) {
+      const int m_blocks = (p.seqlen_q + kBlockM - 1) / kBlockM;
+      p.dq_semaphore[bh * m_blocks + i / kBlockM] = 0;
+    }
+  }
+}
+
+// ---- 3. convert: dQ = dq_accum * scale, one warp per query row --------------------------------
+template <class Traits, int kHeadDim>
+__global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) {
+  using Element = typename Traits::Element;
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  const int64_t r = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (r >= rows) return;
+  const int i = static_cast<int>(r % p.seqlen_q);
+  const int64_t bh = r / p.seqlen_q;
+  const int h = static_cast<int>(bh % p.heads);
+  const int b = static_cast<int>(bh / p.heads);
+  auto* dq = static_cast<Element*>(p.dq) + b * p.dq_batch_stride + i * p.dq_row_stride + h * p.dq_head_stride;
+  const float* accum_row = p.dq_accum + r * kHeadDim;
+#pragma unroll
+  for (int d = lane * 2; d < kHeadDim; d += 64) {
+    const float2 a = *reinterpret_cast<const float2*>(accum_row + d);
+    *reinterpret_cast<uint32_t*>(dq + d) = Traits::pack2(a.x * p.softmax_scale, a.y * p.softmax_scale);
+  }
+}
+
+// ---- 2. main kernel ------------------------------------------------------------------------------
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+__global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) {
+  using Element = typename Traits::Element;
+  constexpr int kKSteps = kHeadDim / 16;  // k16 steps over the head dim
+  constexpr int kQTiles = kBlockM / 8;    // n8 tiles over a query block
+  constexpr int kDTiles = kHeadDim / 8;   // n8 tiles over the head dim
+  static_assert(kBlockN == 16 * kWarps, "each warp owns 16 keys");
+  static_assert(kHeadDim % 64 == 0, "head dim");
+
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  Element* sK = reinterpret_cast<Element*>(smem_raw);
+  Element* sV = sK + kBlockN * kHeadDim;
+  Element* sQ = sV + kBlockN * kHeadDim;
+  Element* sdO = sQ + kBlockM * kHeadDim;
+  Element* sdS = sdO + kBlockM * kHeadDim;  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used
+  float* sLse = reinterpret_cast<float*>(sdS + kBlockN * kLdS);  // lse * log2(e), per query row
+  float* sDsum = sLse + kBlockM;
+
+  const int n_block = blockIdx.x;
+  const int head = blockIdx.y;
+  const int batch = blockIdx.z;
+  const int tid = threadIdx.x;
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const int group = lane / 4;
+  const int tig = lane % 4;
+  const int n0 = n_block * kBlockN;
+
+  const auto* q = static_cast<const Element*>(p.q) + batch * p.q_batch_stride + head * p.q_head_stride;
+  const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride + head * p.k_head_stride;
+  const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride + head * p.v_head_stride;
+  const auto* dout = static_cast<const Element*>(p.dout) + batch * p.do_batch_stride + head * p.do_head_stride;
+  auto* dk = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride + head * p.dk_head_stride;
+  auto* dv = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride + head * p.dv_head_stride;
+  const int64_t bh = static_cast<int64_t>(batch) * p.heads + head;
+  const float* lse = p.lse + bh * p.seqlen_q;
+  const float* dsum = p.dsum + bh * p.seqlen_q;
+  float* dq_accum = p.dq_accum + bh * p.seqlen_q * kHeadDim;
+  const int m_blocks_total = (p.seqlen_q + kBlockM - 1) / kBlockM;
+  int* semaphore = kDeterministic ? p.dq_semaphore + bh * m_blocks_total : nullptr;
+
+  // Bottom-right causal alignment: query i sees key j iff j <= i + diag. The first query that sees
+  // key n0 is n0 - diag.
+  const int diag = p.seqlen_k - p.seqlen_q;
+  const int m_begin = kCausal ? max(0, n0 - diag) / kBlockM : 0;
+  const int m_end = m_blocks_total;
+
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n0, p.seqlen_k);
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n0, p.seqlen_k);
+  cp_async_commit();
+
+  float acc_dk[kDTiles][4];
+  float acc_dv[kDTiles][4];
+#pragma unroll
+  for (int t = 0; t < kDTiles; ++t) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) acc_dk[t][e] = acc_dv[t][e] = 0.f;
+  }
+  const float scale_log2 = p.softmax_scale * kLog2e;
+  const int key_lo = n0 + warp * 16 + group;  // this thread's keys: key_lo and key_lo + 8
+
+  for (int m_block = m_begin; m_block < m_end; ++m_block) {
+    const int m0 = m_block * kBlockM;
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, p.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO, dout, p.do_row_stride, m0, p.seqlen_q);
+    cp_async_commit();
+    if (tid < kBlockM) {
+      const int row = m0 + tid;
+      float l = 0.f;
+      if (row < p.seqlen_q) {
+        l = lse[row];
+        // A row that sees no key has lse = -inf; +inf makes its P exactly 0 (exp2(-inf)).
+        l = l == -INFINITY ? INFINITY : l * kLog2e;
+      }
+      sLse[tid] = l;
+    } else if (tid < 2 * kBlockM) {
+      const int row = m0 + tid - kBlockM;
+      sDsum[tid - kBlockM] = row < p.seqlen_q ? dsum[row] : 0.f;
+    }
+    cp_async_wait<0>();
+    __syncthreads();
+
+    // S^T = K_w Q^T: this warp's 16 keys x kBlockM queries.
+    float acc_s[kQTiles][4];
+#pragma unroll
+    for (int t = 0; t < kQTiles; ++t) acc_s[t][0] = acc_s[t][1] = acc_s[t][2] = acc_s[t][3] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < kKSteps; ++kk) {
+      uint32_t a[4];
+      load_a<kHeadDim>(a, sK, warp * 16, kk, lane);
+#pragma unroll
+      for (int nn = 0; nn < kQTiles / 2; ++nn) {
+        uint32_t b[4];
+        load_b_nk<kHeadDim>(b, sQ, nn * 16, kk, lane);
+        Traits::mma_16x8x16(acc_s[2 * nn], a, b[0], b[1]);
+        Traits::mma_16x8x16(acc_s[2 * nn + 1], a, b[2], b[3]);
+      }
+    }
+
+    // P^T = exp2(S^T * scale * log2e - lse * log2e), masked entries exactly 0.
+    const bool needs_mask = m0 + kBlockM > p.seqlen_q || n0 + kBlockN > p.seqlen_k ||
+                            (kCausal && n0 + kBlockN - 1 > m0 + diag);
+#pragma unroll
+    for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int qi = t * 8 + tig * 2 + e;  // query within the block
+          const int key = key_lo + 8 * h;
+          float pe = exp2f(acc_s[t][2 * h + e] * scale_log2 - sLse[qi]);
+          if (needs_mask) {
+            const int row = m0 + qi;
+            const bool valid = row < p.seqlen_q && key < p.seqlen_k && (!kCausal || key <= row + diag);
+            if (!valid) pe = 0.f;
+          }
+          acc_s[t][2 * h + e] = pe;
+        }
+      }
+    }
+
+    // dV_w += P^T dO: P^T's accumulator layout (two n8 query tiles) is one k16 A operand.
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk) {
+      uint32_t a[4];
+      a[0] = Traits::pack2(acc_s[2 * kk][0], acc_s[2 * kk][1]);
+      a[1] = Traits::pack2(acc_s[2 * kk][2], acc_s[2 * kk][3]);
+      a[2] = Traits::pack2(acc_s[2 * kk + 1][0], acc_s[2 * kk + 1][1]);
+      a[3] = Traits::pack2(acc_s[2 * kk + 1][2], acc_s[2 * kk + 1][3]);
+#pragma unroll
+      for (int dn = 0; dn < kDTiles / 2; ++dn) {
+        uint32_t b[4];
+        load_b_kn<kHeadDim>(b, sdO, kk * 16, dn, lane);
+        Traits::mma_16x8x16(acc_dv[2 * dn], a, b[0], b[1]);
+        Traits::mma_16x8x16(acc_dv[2 * dn + 1], a, b[2], b[3]);
+      }
+    }
+
+    // dP^T = V_w dO^T: 16 keys x kBlockM queries.
+    float acc_dp[kQTiles][4];
+#pragma unroll
+    for (int t = 0; t < kQTiles; ++t) acc_dp[t][0] = acc_dp[t][1] = acc_dp[t][2] = acc_dp[t][3] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < kKSteps; ++kk) {
+      uint32_t a[4];
+      load_a<kHeadDim>(a, sV, warp * 16, kk, lane);
+#pragma unroll
+      for (int nn = 0; nn < kQTiles / 2; ++nn) {
+        uint32_t b[4];
+        load_b_nk<kHeadDim>(b, sdO, nn * 16, kk, lane);
+        Traits::mma_16x8x16(acc_dp[2 * nn], a, b[0], b[1]);
+        Traits::mma_16x8x16(acc_dp[2 * nn + 1], a, b[2], b[3]);
+      }
+    }
+
+    // dS^T = P^T o (dP^T - D): masked entries have P = 0, so dS = 0 there.
+#pragma unroll
+    for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int qi = t * 8 + tig * 2 + e;
+          acc_dp[t][2 * h + e] = acc_s[t][2 * h + e] * (acc_dp[t][2 * h + e] - sDsum[qi]);
+        }
+      }
+    }
+
+    // dK_w += dS^T Q (the softmax scale is applied once, in the epilogue).
+#pragma unroll
+    for (int kk = 0; kk < kBlockM / 16; ++kk) {
+      uint32_t a[4];
+      a[0] = Traits::pack2(acc_dp[2 * kk][0], acc_dp[2 * kk][1]);
+      a[1] = Traits::pack2(acc_dp[2 * kk][2], acc_dp[2 * kk][3]);
+      a[2] = Traits::pack2(acc_dp[2 * kk + 1][0], acc_dp[2 * kk + 1][1]);
+      a[3] = Traits::pack2(acc_dp[2 * kk + 1][2], acc_dp[2 * kk + 1][3]);
+      // The same packed values, stored as dS^T [key][query] for the dQ product below.
+      *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group) * kLdS + kk * 16 + tig * 2) = a[0];
+      *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group + 8) * kLdS + kk * 16 + tig * 2) = a[1];
+      *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group) * kLdS + kk * 16 + 8 + tig * 2) = a[2];
+      *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group + 8) * kLdS + kk * 16 + 8 + tig * 2) = a[3];
+#pragma unroll
+      for (int dn = 0; dn < kDTiles / 2; ++dn) {
+        uint32_t b[4];
+        load_b_kn<kHeadDim>(b, sQ, kk * 16, dn, lane);
+        Traits::mma_16x8x16(acc_dk[2 * dn], a, b[0], b[1]);
+        Traits::mma_16x8x16(acc_dk[2 * dn + 1], a, b[2], b[3]);
+      }
+    }
+    __syncthreads();  // dS^T complete
+
+    if constexpr (kDeterministic) {
+      // Key blocks add to query block m_block in key-block order: those that touch it are a
+      // prefix 0..n (causal: m_begin grows with the key block), each bumps the semaphore once.
+      // A waiting CTA waits only on CTAs of lower linear block index (same head and batch).
+      if (tid == 0) {
+        while (ld_acquire(semaphore + m_block) != n_block) {
+        }
+      }
+      __syncthreads();
+    }
+
+    // dQ_w (this warp's 16 query rows) = dS K = (dS^T)^T K, A from dS^T with a transposing load;
+    // 64 head-dim columns at a time to bound the live accumulator registers.
+#pragma unroll 1
+    for (int d0 = 0; d0 < kHeadDim; d0 += 64) {
+      float acc_dq[8][4];
+#pragma unroll
+      for (int t = 0; t < 8; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        uint32_t a[4];
+        const int key = kk * 16 + (lane % 8) + (lane / 16) * 8;
+        ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + warp * 16 + ((lane / 8) % 2) * 8));
+#pragma unroll
+        for (int dn = 0; dn < 4; ++dn) {
+          uint32_t b[4];
+          load_b_kn<kHeadDim>(b, sK, kk * 16, d0 / 16 + dn, lane);
+          Traits::mma_16x8x16(acc_dq[2 * dn], a, b[0], b[1]);
+          Traits::mma_16x8x16(acc_dq[2 * dn + 1], a, b[2], b[3]);
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = m0 + warp * 16 + group + 8 * h;
+        if (row < p.seqlen_q) {
+          float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + d0 + tig * 2;
+#pragma unroll
+          for (int t = 0; t < 8; ++t) {
+            if constexpr (kDeterministic) {
+              float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + t * 8));
+              cur.x += acc_dq[t][2 * h];
+              cur.y += acc_dq[t][2 * h + 1];
+              __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
+            } else {
+              atomicAdd(dst + t * 8, acc_dq[t][2 * h]);
+              atomicAdd(dst + t * 8 + 1, acc_dq[t][2 * h + 1]);
+            }
+          }
+        }
+      }
+    }
+    if constexpr (kDeterministic) {
+      __threadfence();
+      __syncthreads();
+      if (tid == 0) atomicExch(semaphore + m_block, n_block + 1);
+    }
+    __syncthreads();  // sQ, sdO, sdS, sLse, sDsum are rewritten next iteration
+  }
+  cp_async_wait<0>();  // K/V were waited on inside the loop unless it ran zero times
+
+  // Epilogue: dK (times the softmax scale) and dV for this warp's keys; keys that no query sees
+  // get zeros.
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int key = key_lo + 8 * h;
+    if (key < p.seqlen_k) {
+      Element* dk_row = dk + static_cast<int64_t>(key) * p.dk_row_stride;
+      Element* dv_row = dv + static_cast<int64_t>(key) * p.dv_row_stride;
+#pragma unroll
+      for (int t = 0; t < kDTiles; ++t) {
+        *reinterpret_cast<uint32_t*>(dk_row + t * 8 + tig * 2) =
+            Traits::pack2(acc_dk[t][2 * h] * p.softmax_scale, acc_dk[t][2 * h + 1] * p.softmax_scale);
+        *reinterpret_cast<uint32_t*>(dv_row + t * 8 + tig * 2) =
+            Traits::pack2(acc_dv[t][2 * h], acc_dv[t][2 * h + 1]);
+      }
+    }
+  }
+}
+
+}  // namespace bwd
+
+template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
+  using Traits = typename TraitsFor<kDType>::type;
+  using Element = typename Traits::Element;
+  constexpr size_t kSmemBytes =
+      static_cast<size_t>(2 * bwd::kBlockN + 2 * bwd::kBlockM) * kHeadDim * sizeof(Element) +
+      static_cast<size_t>(bwd::kBlockN) * bwd::kLdS * sizeof(Element) + 2 * bwd::kBlockM * sizeof(float);
+  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
+  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
+  const int64_t m_blocks = (p.seqlen_q + bwd::kBlockM - 1) / bwd::kBlockM;
+  if (p.deterministic &&
+      (p.dq_semaphore == nullptr || p.dq_semaphore_count < m_blocks * p.batch * p.heads)) {
+    return cudaErrorInvalidValue;
+  }
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  const int64_t row_blocks = (rows + 3) / 4;
+  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+
+  auto* main_kernel = p.deterministic ? &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, true>
+                                      : &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, false>;
+  if (kSmemBytes > 48 * 1024) {
+    cudaError_t err = cudaFuncSetAttribute(main_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kSmemBytes));
+    if (err != cudaSuccess) return err;
+  }
+  BwdParams params = p;
+  if (!p.deterministic) params.dq_semaphore = nullptr;
+
+  bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  const dim3 grid((p.seqlen_k + bwd::kBlockN - 1) / bwd::kBlockN, p.heads, p.batch);
+  main_kernel<<<grid, bwd::kThreads, kSmemBytes, stream>>>(params);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  bwd::bwd_convert_dq_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  return cudaGetLastError();
+}
+
+}  // namespace flashcore
