@@ -36,10 +36,10 @@ template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
 struct FwdSharedStorage {
   // Tiles are [kHeadDim / 64 column blocks][rows][64 elements]: one 128-byte swizzled row per
   // (row, column block), as the TMA box writes them.
-  alignas(1024) Element q[kBlockM * kHeadDim];
+  alignas(1024) Element q[2][kBlockM * kHeadDim];  // double-buffered across tiles
   alignas(1024) Element k[kStages][kBlockN * kHeadDim];
   alignas(1024) Element v[kStages][kBlockN * kHeadDim];
-  uint64_t q_full, q_empty;
+  uint64_t q_full[2], q_empty[2];
   uint64_t k_full[kStages], k_empty[kStages];
   uint64_t v_full[kStages], v_empty[kStages];
 };
@@ -70,22 +70,41 @@ __device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
   return smem_desc_sw128(smem_u32(tile) + kk * 16 * 128, kBlockN * 128, 1024);
 }
 
-// Tile order: CTA c walks tiles c, c + gridDim.x, ... (a persistent grid of one CTA per SM, or
-// one CTA per tile). Tiles go (batch, head)-major so that CTAs running at the same time share
-// K/V in L2 (at 16k tokens one head's K/V is 8 MB; 132 heads at once would stream from HBM);
-// within a head, causal query blocks go from the bottom (longest first).
+// Tile order. Work items are tiles (non-causal) or pairs of tiles (causal: query blocks
+// num_m - 1 - k and k of one head, a long one and a short one, so every pair costs about the same
+// number of key blocks and a static round-robin of pairs over the grid is balanced). CTA c takes
+// work items c, c + gridDim.x, ... (a persistent grid of one CTA per SM, or one CTA per item).
+// Items go (batch, head)-major so that CTAs running at the same time share K/V in L2 (at 16k
+// tokens one head's K/V is 8 MB; 132 heads at once would stream from HBM).
+template <bool kCausal>
 struct TileScheduler {
-  int num_m_blocks, heads, num_tiles;
-  __device__ __forceinline__ TileScheduler(const FwdParams& p, int block_m)
-      : num_m_blocks((p.seqlen_q + block_m - 1) / block_m), heads(p.heads),
-        num_tiles(num_m_blocks * p.heads * p.batch) {}
-  template <bool kCausal>
-  __device__ __forceinline__ void decode(int tile, int& m_block, int& head, int& batch) const {
-    const int m = tile % num_m_blocks;
-    const int bh = tile / num_m_blocks;
-    m_block = kCausal ? num_m_blocks - 1 - m : m;
+  static constexpr int kTilesPerItem = kCausal ? 2 : 1;
+  int num_m_blocks, heads, items_per_head, num_items;
+
+  __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m)
+      : num_m_blocks((seqlen_q + block_m - 1) / block_m), heads(heads_),
+        items_per_head(kCausal ? (num_m_blocks + 1) / 2 : num_m_blocks), num_items(items_per_head * heads_ * batch) {}
+
+  // Walk: w = tile index within the CTA's item sequence, as item * kTilesPerItem + half.
+  __device__ __forceinline__ int first() const { return blockIdx.x * kTilesPerItem; }
+  __device__ __forceinline__ int end() const { return num_items * kTilesPerItem; }
+  __device__ __forceinline__ int next(int w) const {
+    return w % kTilesPerItem == kTilesPerItem - 1 ? w + (gridDim.x - 1) * kTilesPerItem + 1 : w + 1;
+  }
+  // False for the missing partner of the middle query block when num_m_blocks is odd.
+  __device__ __forceinline__ bool decode(int w, int& m_block, int& head, int& batch) const {
+    const int item = w / kTilesPerItem;
+    const int k = item % items_per_head;
+    const int bh = item / items_per_head;
     head = bh % heads;
     batch = bh / heads;
+    if (!kCausal) {
+      m_block = k;
+      return true;
+    }
+    const int long_block = num_m_blocks - 1 - k;
+    m_block = w % 2 == 0 ? long_block : k;
+    return w % 2 == 0 || k < long_block;
   }
 };
 
@@ -119,7 +138,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   // 128-byte swizzled tiles need 1024-byte alignment; the launch asks for 1 KB of slack.
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
 
-  const TileScheduler scheduler(p, kBlockM);
+  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM);
   const int diag = p.seqlen_k - p.seqlen_q;
   // Key blocks a query block visits: causal stops at the diagonal of its last row.
   auto key_blocks = [&](int m_block) {
@@ -131,8 +150,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     prefetch_tensor_map(&maps.q);
     prefetch_tensor_map(&maps.k);
     prefetch_tensor_map(&maps.v);
-    mbar_init(&smem.q_full, 1);
-    mbar_init(&smem.q_empty, kConsumerWarps);
+    mbar_init(&smem.q_full[0], 1);
+    mbar_init(&smem.q_full[1], 1);
+    mbar_init(&smem.q_empty[0], kConsumerWarps);
+    mbar_init(&smem.q_empty[1], kConsumerWarps);
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
       mbar_init(&smem.k_full[s], 1);
@@ -149,16 +170,17 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
     if (threadIdx.x != 0) return;
     PipelineState<kStages> kv;
-    PipelineState<1> q_state;
-    for (int tile = blockIdx.x; tile < scheduler.num_tiles; tile += gridDim.x) {
+    PipelineState<2> q_state;
+    for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
       int m_block, head, batch;
-      scheduler.decode<kCausal>(tile, m_block, head, batch);
+      if (!scheduler.decode(w, m_block, head, batch)) continue;
       const int n_blocks = key_blocks(m_block);
       if (n_blocks == 0) continue;
-      // Q of this tile replaces the previous tile's once its last Q K^T has run.
-      mbar_wait(&smem.q_empty, q_state.parity() ^ 1);
-      mbar_arrive_expect_tx(&smem.q_full, kQBytes);
-      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q, &smem.q_full, m_block * kBlockM, head, batch);
+      // Q of this tile goes to the buffer whose tile-before-last has run its last Q K^T.
+      const int qs = q_state.stage();
+      mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
+      mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[qs], &smem.q_full[qs], m_block * kBlockM, head, batch);
       ++q_state.count;
       for (int j = n_blocks - 1; j >= 0; --j, ++kv.count) {
         const int s = kv.stage();
@@ -207,10 +229,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   };
 
   PipelineState<kStages> kv;
-  PipelineState<1> q_state;
-  for (int tile = blockIdx.x; tile < scheduler.num_tiles; tile += gridDim.x) {
+  PipelineState<2> q_state;
+  for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
     int m_block, head, batch;
-    scheduler.decode<kCausal>(tile, m_block, head, batch);
+    if (!scheduler.decode(w, m_block, head, batch)) continue;
     const int n_blocks = key_blocks(m_block);
     const int m0 = m_block * kBlockM;
     const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
@@ -230,11 +252,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
       }
     };
-    auto issue_qk = [&](float(&s)[kSTiles * 4], int stage) {
+    auto issue_qk = [&](float(&s)[kSTiles * 4], int stage, int qs) {
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q, cwg * 64, kk),
+        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q[qs], cwg * 64, kk),
                                   kmajor_desc<kBlockN>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
       }
       wgmma_commit();
@@ -260,18 +282,19 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     };
 
     if (n_blocks > 0) {
-      mbar_wait(&smem.q_full, q_state.parity());
+      const int qs = q_state.stage();
+      mbar_wait(&smem.q_full[qs], q_state.parity());
       ++q_state.count;
       if constexpr (kSchedule == Schedule::kSerial) {
         for (int j = n_blocks - 1; j >= 0; --j, ++kv.count) {
           const int s = kv.stage();
           float sacc[kSTiles * 4];
           mbar_wait(&smem.k_full[s], kv.parity());
-          issue_qk(sacc, s);
+          issue_qk(sacc, s, qs);
           wgmma_wait<0>();
           fence_operands(sacc);
           release(&smem.k_empty[s]);
-          if (j == 0) release(&smem.q_empty);
+          if (j == 0) release(&smem.q_empty[qs]);
           float alpha[2];
           softmax_step(sacc, j, alpha);
           scale_rows<kOTiles>(o, alpha);
@@ -292,12 +315,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           const int s = kv.stage();
           mbar_wait(&smem.k_full[s], kv.parity());
           wait_turn();
-          issue_qk(sacc, s);
+          issue_qk(sacc, s, qs);
           pass_turn();
           wgmma_wait<0>();
           fence_operands(sacc);
           release(&smem.k_empty[s]);
-          if (n_blocks == 1) release(&smem.q_empty);
+          if (n_blocks == 1) release(&smem.q_empty[qs]);
           float alpha[2];
           softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
           convert_p(sacc, pf);
@@ -309,13 +332,13 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           mbar_wait(&smem.k_full[s], kv.parity());
           mbar_wait(&smem.v_full[s_prev], v_pending.parity());
           wait_turn();
-          issue_qk(sacc, s);
+          issue_qk(sacc, s, qs);
           issue_pv(pf, s_prev);
           pass_turn();
           wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
           fence_operands(sacc);
           release(&smem.k_empty[s]);
-          if (j == 0) release(&smem.q_empty);
+          if (j == 0) release(&smem.q_empty[qs]);
           float alpha[2];
           softmax_step(sacc, j, alpha);
           wgmma_wait<0>();
@@ -392,13 +415,13 @@ cudaError_t launch_fwd_schedule(const FwdParams& p, cudaStream_t stream) {
   static const cudaError_t attr_err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
   if (attr_err != cudaSuccess) return attr_err;
-  // Persistent: one CTA per SM (shared memory allows no more), each walking several tiles.
-  const int64_t tiles = static_cast<int64_t>((p.seqlen_q + kPolicy.block_m - 1) / kPolicy.block_m) * p.heads * p.batch;
-  if (tiles > INT32_MAX) return cudaErrorInvalidConfiguration;
+  // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
+  const int64_t items = static_cast<int64_t>(TileScheduler<kCausal>(p.seqlen_q, p.heads, p.batch, kPolicy.block_m).items_per_head) * p.heads * p.batch;
+  if (items * TileScheduler<kCausal>::kTilesPerItem > INT32_MAX) return cudaErrorInvalidConfiguration;
   int sm_count = 0;
   err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
-  const int grid = static_cast<int>(persistent_from_env() && tiles > sm_count ? sm_count : tiles);
+  const int grid = static_cast<int>(persistent_from_env() && items > sm_count ? sm_count : items);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps);
   return cudaGetLastError();
 }
