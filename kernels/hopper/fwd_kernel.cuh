@@ -46,6 +46,7 @@ struct FwdSharedStorage {
 
 struct FwdTensorMaps {
   CUtensorMap q, k, v;
+  CUtensorMap o;  // box of 64 rows: one consumer warpgroup's share of a tile
 };
 
 // Loads a rows x kHeadDim tile (kHeadDim / 64 TMA boxes) starting at sequence row `row0`.
@@ -150,6 +151,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     prefetch_tensor_map(&maps.q);
     prefetch_tensor_map(&maps.k);
     prefetch_tensor_map(&maps.v);
+    prefetch_tensor_map(&maps.o);
     mbar_init(&smem.q_full[0], 1);
     mbar_init(&smem.q_full[1], 1);
     mbar_init(&smem.q_empty[0], kConsumerWarps);
@@ -281,8 +283,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
     };
 
+    const int qs = q_state.stage();  // meaningful when n_blocks > 0
     if (n_blocks > 0) {
-      const int qs = q_state.stage();
       mbar_wait(&smem.q_full[qs], q_state.parity());
       ++q_state.count;
       if constexpr (kSchedule == Schedule::kSerial) {
@@ -294,7 +296,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           wgmma_wait<0>();
           fence_operands(sacc);
           release(&smem.k_empty[s]);
-          if (j == 0) release(&smem.q_empty[qs]);
           float alpha[2];
           softmax_step(sacc, j, alpha);
           scale_rows<kOTiles>(o, alpha);
@@ -320,7 +321,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           wgmma_wait<0>();
           fence_operands(sacc);
           release(&smem.k_empty[s]);
-          if (n_blocks == 1) release(&smem.q_empty[qs]);
           float alpha[2];
           softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
           convert_p(sacc, pf);
@@ -338,7 +338,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
           fence_operands(sacc);
           release(&smem.k_empty[s]);
-          if (j == 0) release(&smem.q_empty[qs]);
           float alpha[2];
           softmax_step(sacc, j, alpha);
           wgmma_wait<0>();
@@ -361,26 +360,58 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     }
 
     // ---------------------------------------------------------------- epilogue
-    // Straight from registers to global memory, so that the producer is already loading the
-    // next tile. Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0, lse = -inf.
+    // O is normalised, converted and written into this warpgroup's rows of the tile's Q buffer
+    // (its last Q K^T has run; the other warpgroup's rows are disjoint) in the 128-byte-swizzled
+    // layout, then one thread stores it with the TMA, so the warpgroup moves on to the next tile
+    // at once; the Q buffer is handed back to the producer once the store has read it.
+    // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
     float inv[2], lse_row[2];
     softmax.finish(inv, lse_row);
-    Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-    float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+    if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
+      float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = row_base + 8 * h;
-      if (row < p.seqlen_q) {
-        Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
+      for (int h = 0; h < 2; ++h) {
+        const int row = row_base + 8 * h;
+        if (row < p.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
+      }
+    }
+    if (n_blocks > 0) {
+      unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
 #pragma unroll
-        for (int t = 0; t < kOTiles; ++t) {
-          *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
+      for (int t = 0; t < kOTiles; ++t) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = cwg * 64 + warp * 16 + lane / 4 + 8 * h;  // row within the tile
+          const int offset = (t / 8) * (kBlockM * 128) + r * 128 + (((t % 8) ^ (r % 8)) * 16) + (lane % 4) * 4;
+          *reinterpret_cast<uint32_t*>(o_tile + offset) =
               Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
         }
-        if (lane % 4 == 0) lse[row] = lse_row[h];
+      }
+      fence_view_async_shared();
+      named_barrier_sync(3 + cwg, 128);
+      if (threadIdx.x % 128 == 0) {
+#pragma unroll
+        for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+          tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128) + cwg * 64 * 128, cb * 64, m0 + cwg * 64, head, batch);
+        }
+        tma_store_commit();
+        tma_store_wait_read();
+      }
+      release(&smem.q_empty[qs]);
+    } else {
+      Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row_base + 8 * h;
+        if (row < p.seqlen_q) {
+          Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
+#pragma unroll
+          for (int t = 0; t < kOTiles; ++t) *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) = 0u;
+        }
       }
     }
   }
+  if (threadIdx.x % 128 == 0) tma_store_wait_all();  // the last tile's O has landed before exit
   if constexpr (kSchedule == Schedule::kPingpong) {
     if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
   }
@@ -409,6 +440,10 @@ cudaError_t launch_fwd_schedule(const FwdParams& p, cudaStream_t stream) {
   if (err == cudaSuccess) {
     err = make_bshd_tensor_map(&maps.v, p.v, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.v_batch_stride,
                                p.v_row_stride, p.v_head_stride, kPolicy.block_n);
+  }
+  if (err == cudaSuccess) {
+    err = make_bshd_tensor_map(&maps.o, p.o, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim, p.o_batch_stride,
+                               p.o_row_stride, p.o_head_stride, 64);
   }
   if (err != cudaSuccess) return err;
   // Once per process and kernel (the attribute is per function, valid on every device).

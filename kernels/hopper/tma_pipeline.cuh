@@ -67,6 +67,27 @@ __device__ __forceinline__ void tma_load_4d(const CUtensorMap* map, void* smem_d
       : "memory");
 }
 
+// 4-D tiled TMA store from shared memory (bulk-group completion); rows past the tensor's extent
+// are not written. The writing threads must have fenced their shared-memory stores to the async
+// proxy (fence_view_async_shared) and synchronised before one thread issues this.
+__device__ __forceinline__ void tma_store_4d(const CUtensorMap* map, const void* smem_src, int c0, int c1, int c2,
+                                             int c3) {
+  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_u32(smem_src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+               : "memory");
+}
+__device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Waits until the committed stores have read their shared memory (it may then be overwritten).
+__device__ __forceinline__ void tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+// Waits until the committed stores are complete.
+__device__ __forceinline__ void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+__device__ __forceinline__ void fence_view_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 // Warpgroup register reallocation (sm_90a): producers give registers back, consumers take them.
 template <int kRegs>
 __device__ __forceinline__ void warpgroup_reg_alloc() {
