@@ -1,8 +1,8 @@
 // Hopper (sm_90a) warpgroup matrix-multiply-accumulate: the wgmma.mma_async forms the forward
 // mainloop uses, their shared-memory matrix descriptors, and the fences around them.
 //
-// Shapes used: m64nNk16 with N = 64, 128 or 160 (the key block for S = Q K^T; 64 or 128, the
-// head dim, for O += P V), fp32 accumulators, fp16 or bf16 operands. The accumulator fragment of a thread is
+// Shapes used: m64nNk16 with N = 64 or 128 (the key block for S = Q K^T, the head dim for
+// O += P V), fp32 accumulators, fp16 or bf16 operands. The accumulator fragment of a thread is
 // N/2 floats laid out as N/8 groups of {(r, c), (r, c+1), (r+8, c), (r+8, c+1)} with
 // r = 16*warp + lane/4 and c = 8*group + 2*(lane%4) -- the m16n8 layout of mma.sync repeated,
 // which is why the online softmax is shared with the sm80 path (kernels/common/).
@@ -118,28 +118,11 @@ __device__ __forceinline__ void wgmma_rs_m64n128k16(float (&d)[64], const uint32
   }
 }
 
-// D(64x160, fp32) (+)= A(64x16, K-major smem) * B(16x160, K-major smem); scale_d == 0 overwrites D.
-template <DType kDType>
-__device__ __forceinline__ void wgmma_ss_m64n160k16(float (&d)[80], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-  if constexpr (kDType == DType::kFp16) {
-    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %82, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, %80, %81, p, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  } else {
-    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %82, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n160k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, %80, %81, p, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  }
-}
-
 template <int kN, DType kDType>
 __device__ __forceinline__ void wgmma_ss(float (&d)[kN / 2], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-  static_assert(kN == 64 || kN == 128 || kN == 160, "wgmma_ss: N must be 64, 128 or 160");
+  static_assert(kN == 64 || kN == 128, "wgmma_ss: N must be 64 or 128");
   if constexpr (kN == 64) wgmma_ss_m64n64k16<kDType>(d, desc_a, desc_b, scale_d);
-  else if constexpr (kN == 128) wgmma_ss_m64n128k16<kDType>(d, desc_a, desc_b, scale_d);
-  else wgmma_ss_m64n160k16<kDType>(d, desc_a, desc_b, scale_d);
+  else wgmma_ss_m64n128k16<kDType>(d, desc_a, desc_b, scale_d);
 }
 
 template <int kN, DType kDType>
