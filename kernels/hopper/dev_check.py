@@ -1,8 +1,8 @@
-"""Hopper forward development check: correctness of every mainloop schedule against the float64
-reference, then kernel time next to torch's flash (FA2) and cuDNN backends, in one process per
-schedule. Runs on the GPU machine against an extension built with --config=gpu_target:
+"""Hopper forward development check: correctness against the float64 reference, then kernel time
+next to torch's flash (FA2) and cuDNN backends, in one process. Runs on the GPU machine against an
+extension built with --config=gpu_target (the env variable FLASHCORE_VARIANT only labels the run):
 
-    PYTHONPATH=<bundle>/runfiles/_main/py python3 kernels/hopper/dev_check.py [--time] [--schedules=...]
+    PYTHONPATH=<bundle>/runfiles/_main/py python3 kernels/hopper/dev_check.py [--time] [--full_grid]
 
 Correctness: ||out - ref|| / ||ref|| (fp32 norm) must be <= 2x torch math SDPA's in the same dtype
 (+1e-6), lse within 1e-3 (abs) of the reference where finite and -inf where the reference is, no
@@ -137,7 +137,8 @@ def timing(schedule, rows):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--schedules", default="serial,overlap,pingpong")
+    ap.add_argument("--schedules", default=os.environ.get("FLASHCORE_VARIANT", "hopper"),
+                    help="labels of the runs (one child process each)")
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--full_grid", action="store_true")
     ap.add_argument("--_child", default="")

@@ -1,8 +1,6 @@
 #include "kernels/hopper/tensor_map.h"
 
 #include <atomic>
-#include <cstdlib>
-#include <cstring>
 
 namespace flashcore {
 namespace hopper {
@@ -70,25 +68,6 @@ cudaError_t multiprocessor_count(int* count) {
   if (device >= 0 && device < kMaxDevices) cached[device].store(c, std::memory_order_relaxed);
   *count = c;
   return cudaSuccess;
-}
-
-int schedule_from_env() {
-  static const int schedule = [] {
-    const char* s = std::getenv("FLASHCORE_HOPPER_SCHEDULE");
-    if (s == nullptr) return 2;
-    if (std::strcmp(s, "serial") == 0) return 0;
-    if (std::strcmp(s, "overlap") == 0) return 1;
-    return 2;
-  }();
-  return schedule;
-}
-
-bool persistent_from_env() {
-  static const bool persistent = [] {
-    const char* s = std::getenv("FLASHCORE_HOPPER_PERSISTENT");
-    return s == nullptr || std::strcmp(s, "0") != 0;
-  }();
-  return persistent;
 }
 
 }  // namespace hopper

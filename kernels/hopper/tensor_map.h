@@ -24,11 +24,5 @@ cudaError_t make_bshd_tensor_map(CUtensorMap* map, const void* base, DType dtype
 // Multiprocessors of the current device, queried once per device.
 cudaError_t multiprocessor_count(int* count);
 
-// Mainloop schedule chosen by FLASHCORE_HOPPER_SCHEDULE (0 serial, 1 overlap, 2 pingpong =
-// default), read once per process.
-int schedule_from_env();
-// FLASHCORE_HOPPER_PERSISTENT=0 launches one CTA per tile instead (measurement knob).
-bool persistent_from_env();
-
 }  // namespace hopper
 }  // namespace flashcore
