@@ -9,13 +9,14 @@
 //     registers; S_j and P_{j+1} V_{j+1} are issued together and the softmax of S_j runs while
 //     P V is in flight (intra-warpgroup overlap); named-barrier turns make the two consumers
 //     alternate their GEMM batches, so one's softmax hides under the other's GEMMs (pingpong);
-//     the stream of batches runs across tile boundaries, with the epilogue (O through shared
-//     memory and a TMA store) under the next tile's first Q K^T;
+//   - the epilogue writes O through shared memory (the tile's Q buffer) and a TMA store, while
+//     the producer already loads the next tile;
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
 //     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
 //     diagonal are never loaded.
-// Measured alternatives (docs/PERF.md): serial GEMMs, overlap without pingpong, one CTA per tile,
-// 160-key blocks. Included only by the generated sm90a instantiation TUs (kernels/defs.bzl).
+// Alternatives measured and dropped (docs/PERF.md): serial GEMMs, overlap without pingpong, one
+// CTA per tile, 160-key blocks, batches merged across tile boundaries.
+// Included only by the generated sm90a instantiation TUs (kernels/defs.bzl).
 #pragma once
 
 #include <cuda.h>
@@ -119,10 +120,10 @@ struct PipelineState {
 };
 
 template <class Traits, int kHeadDim, bool kCausal>
-__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kCausal).consumer_wgs + 1) * 128, 1)
+__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps) {
   using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kCausal);
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
@@ -171,7 +172,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kCausal).consumer_w
   if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    if (threadIdx.x == 0) {
+    if (threadIdx.x != 0) return;
     PipelineState<kStages> kv;
     PipelineState<2> q_state;
     for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
@@ -195,10 +196,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kCausal).consumer_w
         load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], j * kBlockN, head, batch);
       }
     }
-    }
-  } else {
+    return;
+  }
+
   // ------------------------------------------------------------------ consumer warpgroups
-  // (an if/else per role: ptxas applies the setmaxnreg budgets to the branches' code)
   warpgroup_reg_alloc<kPolicy.consumer_regs>();
   const int cwg = threadIdx.x / 128 - 1;  // consumer index: rows [m0 + 64 * cwg, +64)
   const int warp = (threadIdx.x / 32) % 4;
@@ -210,10 +211,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kCausal).consumer_w
     __syncwarp();
     if (lane == 0) mbar_arrive(bar);
   };
-  // Pingpong turns: every GEMM batch is issued inside a turn. Named barrier 1 + c opens consumer
-  // c's turn: c syncs on it, the other consumer arrives on it after issuing its own batch.
-  // Consumer 1 opens consumer 0's very first turn; consumer 0 absorbs the last pass after its
-  // final batch, so every barrier phase is matched.
+  // Pingpong turns: each GEMM batch (Q K_0; then Q K_j with P_{j+1} V_{j+1}; then the last P V)
+  // is issued inside a turn. Named barrier 1 + c opens consumer c's turn: c syncs on it, the other
+  // consumer arrives on it after issuing its own batch. Consumer 1 opens consumer 0's very first
+  // turn; turns run on across tiles (consumer 0 starts the next tile's GEMMs while consumer 1
+  // still finishes its epilogue), and consumer 0 absorbs the last pass after its final tile, so
+  // every barrier phase is matched.
   constexpr int kTurnThreads = 256;
   bool turns_started = false;
   auto wait_turn = [&]() {
@@ -225,234 +228,176 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kCausal).consumer_w
   };
   auto pass_turn = [&]() { named_barrier_arrive(1 + (1 - cwg), kTurnThreads); };
 
-  // One query tile as this warpgroup sees it.
-  struct Tile {
-    int m0, head, batch, n_blocks, qs;
-  };
-  const int row_in_tile = cwg * 64 + warp * 16 + lane / 4;  // this thread's rows: this and +8
-  // Rows that see no key at all (causal, seqlen_q > seqlen_k): O = 0 and lse = -inf, written
-  // directly; such tiles load nothing and issue no GEMM.
-  auto write_empty_rows = [&](const Tile& t) {
-    Element* o_base = static_cast<Element*>(p.o) + t.batch * p.o_batch_stride + t.head * p.o_head_stride;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = t.m0 + row_in_tile + 8 * h;
-      if (row >= p.seqlen_q) continue;
-      Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
-#pragma unroll
-      for (int c = 0; c < kOTiles; ++c) *reinterpret_cast<uint32_t*>(orow + 8 * c + 2 * (lane % 4)) = 0u;
-      if (p.lse != nullptr && lane % 4 == 0) {
-        p.lse[(static_cast<int64_t>(t.batch) * p.heads + t.head) * p.seqlen_q + row] = -INFINITY;
-      }
-    }
-  };
-  int w = scheduler.first();
-  // Moves to the next tile of this CTA that has key blocks (writing key-less ones on the way).
-  auto next_tile = [&](Tile& t) {
-    for (; w < scheduler.end(); w = scheduler.next(w)) {
-      int m_block;
-      if (!scheduler.decode(w, m_block, t.head, t.batch)) continue;
-      t.m0 = m_block * kBlockM;
-      t.n_blocks = key_blocks(m_block);
-      if (t.n_blocks == 0) {
-        write_empty_rows(t);
-        continue;
-      }
-      w = scheduler.next(w);
-      return true;
-    }
-    return false;
-  };
-
-  float o[kOTiles * 4];
-  float sacc[kSTiles * 4];
-  uint32_t pf[kBlockN / 16][4];
-  OnlineSoftmax<kSTiles> softmax;
-  PipelineState<kStages> kv;         // next K to consume
-  PipelineState<kStages> v_pending;  // next V to consume (one block behind K)
+  PipelineState<kStages> kv;
   PipelineState<2> q_state;
+  for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
+    int m_block, head, batch;
+    if (!scheduler.decode(w, m_block, head, batch)) continue;
+    const int n_blocks = key_blocks(m_block);
+    const int m0 = m_block * kBlockM;
+    const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
+    const int key_limit[2] = {key_limit_of_row<kCausal>(row_base, p.seqlen_q, p.seqlen_k),
+                              key_limit_of_row<kCausal>(row_base + 8, p.seqlen_q, p.seqlen_k)};
 
-  // A key block needs masking if some row of the tile does not see all of it.
-  auto softmax_step = [&](const Tile& t, int j, float(&alpha)[2]) {
-    if ((j + 1) * kBlockN > p.seqlen_k || (kCausal && (j + 1) * kBlockN - 1 > t.m0 + diag)) {
-      const int row = t.m0 + row_in_tile;
-      const int key_limit[2] = {key_limit_of_row<kCausal>(row, p.seqlen_q, p.seqlen_k),
-                                key_limit_of_row<kCausal>(row + 8, p.seqlen_q, p.seqlen_k)};
-      softmax.template step<true>(sacc, scale_log2, j * kBlockN, key_limit, alpha);
-    } else {
-      const int no_limit[2] = {p.seqlen_k, p.seqlen_k};  // unused without masking
-      softmax.template step<false>(sacc, scale_log2, j * kBlockN, no_limit, alpha);
-    }
-  };
-  auto issue_qk = [&](int qs) {
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-      wgmma_ss<kBlockN, kDType>(sacc, kmajor_desc<kBlockM>(smem.q[qs], cwg * 64, kk),
-                                kmajor_desc<kBlockN>(smem.k[kv.stage()], 0, kk), kk > 0 ? 1 : 0);
-    }
-    wgmma_commit();
-  };
-  auto issue_pv = [&]() {
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN>(smem.v[v_pending.stage()], kk), 1);
-    }
-    wgmma_commit();
-  };
-  // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
-  // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
-  auto convert_p = [&]() {
-#pragma unroll
-    for (int kk = 0; kk < kBlockN / 16; ++kk) {
-      pf[kk][0] = Traits::pack2(sacc[8 * kk + 0], sacc[8 * kk + 1]);
-      pf[kk][1] = Traits::pack2(sacc[8 * kk + 2], sacc[8 * kk + 3]);
-      pf[kk][2] = Traits::pack2(sacc[8 * kk + 4], sacc[8 * kk + 5]);
-      pf[kk][3] = Traits::pack2(sacc[8 * kk + 6], sacc[8 * kk + 7]);
-    }
-  };
-  auto wait_tile_inputs = [&](Tile& t) {
-    t.qs = q_state.stage();
-    mbar_wait(&smem.q_full[t.qs], q_state.parity());
-    ++q_state.count;
-    mbar_wait(&smem.k_full[kv.stage()], kv.parity());
-  };
-  auto zero_o = [&]() {
+    float o[kOTiles * 4];
 #pragma unroll
     for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
-  };
-  // Epilogue: O is normalised, converted and written into this warpgroup's rows of the tile's Q
-  // buffer (its last Q K^T has run; the other warpgroup's rows are disjoint) in the 128-byte-
-  // swizzled layout, and one thread stores it with the TMA; the Q buffer goes back to the
-  // producer once the store has read it.
-  auto epilogue = [&](const Tile& t, const float(&inv)[2], const float(&lse_row)[2]) {
+    OnlineSoftmax<kSTiles> softmax;
+
+    // A key block needs masking if some row of this tile does not see all of it.
+    auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
+      if ((j + 1) * kBlockN > p.seqlen_k || (kCausal && (j + 1) * kBlockN - 1 > m0 + diag)) {
+        softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      } else {
+        softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      }
+    };
+    auto issue_qk = [&](float(&s)[kSTiles * 4], int stage, int qs) {
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q[qs], cwg * 64, kk),
+                                  kmajor_desc<kBlockN>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+    };
+    auto issue_pv = [&](uint32_t(&pf)[kBlockN / 16][4], int stage) {
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN>(smem.v[stage], kk), 1);
+      }
+      wgmma_commit();
+    };
+    // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
+    // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
+    auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4]) {
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        pf[kk][0] = Traits::pack2(s[8 * kk + 0], s[8 * kk + 1]);
+        pf[kk][1] = Traits::pack2(s[8 * kk + 2], s[8 * kk + 3]);
+        pf[kk][2] = Traits::pack2(s[8 * kk + 4], s[8 * kk + 5]);
+        pf[kk][3] = Traits::pack2(s[8 * kk + 6], s[8 * kk + 7]);
+      }
+    };
+
+    const int qs = q_state.stage();  // meaningful when n_blocks > 0
+    if (n_blocks > 0) {
+      mbar_wait(&smem.q_full[qs], q_state.parity());
+      ++q_state.count;
+      {
+        // First block of the walk: S, softmax, P. V of each block is consumed one step later.
+        float sacc[kSTiles * 4];
+        uint32_t pf[kBlockN / 16][4];
+        PipelineState<kStages> v_pending = kv;
+        {
+          const int s = kv.stage();
+          mbar_wait(&smem.k_full[s], kv.parity());
+          wait_turn();
+          issue_qk(sacc, s, qs);
+          pass_turn();
+          wgmma_wait<0>();
+          fence_operands(sacc);
+          release(&smem.k_empty[s]);
+          float alpha[2];
+          softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
+          convert_p(sacc, pf);
+          ++kv.count;
+        }
+        for (int j = n_blocks - 2; j >= 0; --j, ++kv.count) {
+          const int s = kv.stage();
+          const int s_prev = v_pending.stage();
+          mbar_wait(&smem.k_full[s], kv.parity());
+          mbar_wait(&smem.v_full[s_prev], v_pending.parity());
+          wait_turn();
+          issue_qk(sacc, s, qs);
+          issue_pv(pf, s_prev);
+          pass_turn();
+          wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
+          fence_operands(sacc);
+          release(&smem.k_empty[s]);
+          float alpha[2];
+          softmax_step(sacc, j, alpha);
+          wgmma_wait<0>();
+          fence_operands(o);
+          fence_operands(pf);
+          release(&smem.v_empty[s_prev]);
+          ++v_pending.count;
+          scale_rows<kOTiles>(o, alpha);
+          convert_p(sacc, pf);
+        }
+        const int s_last = v_pending.stage();
+        mbar_wait(&smem.v_full[s_last], v_pending.parity());
+        wait_turn();
+        issue_pv(pf, s_last);
+        pass_turn();
+        wgmma_wait<0>();
+        fence_operands(o);
+        release(&smem.v_empty[s_last]);
+      }
+    }
+
+    // ---------------------------------------------------------------- epilogue
+    // O is normalised, converted and written into this warpgroup's rows of the tile's Q buffer
+    // (its last Q K^T has run; the other warpgroup's rows are disjoint) in the 128-byte-swizzled
+    // layout, then one thread stores it with the TMA, so the warpgroup moves on to the next tile
+    // at once; the Q buffer is handed back to the producer once the store has read it.
+    // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
+    float inv[2], lse_row[2];
+    softmax.finish(inv, lse_row);
     if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
-      float* lse = p.lse + (static_cast<int64_t>(t.batch) * p.heads + t.head) * p.seqlen_q;
+      float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int row = t.m0 + row_in_tile + 8 * h;
+        const int row = row_base + 8 * h;
         if (row < p.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
-    unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[t.qs]);
+    if (n_blocks > 0) {
+      unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
 #pragma unroll
-    for (int c = 0; c < kOTiles; ++c) {
+      for (int t = 0; t < kOTiles; ++t) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = cwg * 64 + warp * 16 + lane / 4 + 8 * h;  // row within the tile
+          const int offset = (t / 8) * (kBlockM * 128) + r * 128 + (((t % 8) ^ (r % 8)) * 16) + (lane % 4) * 4;
+          *reinterpret_cast<uint32_t*>(o_tile + offset) =
+              Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
+        }
+      }
+      fence_view_async_shared();
+      named_barrier_sync(3 + cwg, 128);
+      if (threadIdx.x % 128 == 0) {
+#pragma unroll
+        for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+          tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128) + cwg * 64 * 128, cb * 64, m0 + cwg * 64, head, batch);
+        }
+        tma_store_commit();
+        tma_store_wait_read();
+      }
+      release(&smem.q_empty[qs]);
+    } else {
+      Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int r = row_in_tile + 8 * h;
-        const int offset = (c / 8) * (kBlockM * 128) + r * 128 + (((c % 8) ^ (r % 8)) * 16) + (lane % 4) * 4;
-        *reinterpret_cast<uint32_t*>(o_tile + offset) =
-            Traits::pack2(o[4 * c + 2 * h] * inv[h], o[4 * c + 2 * h + 1] * inv[h]);
-      }
-    }
-    fence_view_async_shared();
-    named_barrier_sync(3 + cwg, 128);
-    if (threadIdx.x % 128 == 0) {
+        const int row = row_base + 8 * h;
+        if (row < p.seqlen_q) {
+          Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
 #pragma unroll
-      for (int cb = 0; cb < kHeadDim / 64; ++cb) {
-        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128) + cwg * 64 * 128, cb * 64, t.m0 + cwg * 64, t.head,
-                     t.batch);
-      }
-      tma_store_commit();
-      tma_store_wait_read();
-    }
-    release(&smem.q_empty[t.qs]);
-  };
-
-  // The walk, as one stream of GEMM batches across tiles: Q K_0 of the first tile; then per key
-  // block Q K_j with P_{j+1} V_{j+1} (the softmax of S_j runs while P V is in flight); at a tile
-  // boundary, Q K_0 of the next tile with the last P V of this one (the next tile's first softmax
-  // runs while that P V is in flight), then this tile's epilogue. O is zeroed and re-read only
-  // when no wgmma is in flight (ptxas serialises the pipeline otherwise: C7515).
-  Tile cur;
-  if (next_tile(cur)) {
-    wait_tile_inputs(cur);
-    wait_turn();
-    issue_qk(cur.qs);
-    pass_turn();
-    wgmma_wait<0>();
-    fence_operands(sacc);
-    release(&smem.k_empty[kv.stage()]);
-    ++kv.count;
-    zero_o();
-    {
-      float alpha[2];
-      softmax_step(cur, cur.n_blocks - 1, alpha);  // O is still 0: alpha unused
-    }
-    convert_p();
-    while (true) {
-      for (int j = cur.n_blocks - 2; j >= 0; --j) {
-        mbar_wait(&smem.k_full[kv.stage()], kv.parity());
-        mbar_wait(&smem.v_full[v_pending.stage()], v_pending.parity());
-        wait_turn();
-        issue_qk(cur.qs);
-        issue_pv();
-        pass_turn();
-        wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
-        fence_operands(sacc);
-        release(&smem.k_empty[kv.stage()]);
-        ++kv.count;
-        float alpha[2];
-        softmax_step(cur, j, alpha);
-        wgmma_wait<0>();
-        fence_operands(o);
-        fence_operands(pf);
-        release(&smem.v_empty[v_pending.stage()]);
-        ++v_pending.count;
-        scale_rows<kOTiles>(o, alpha);
-        convert_p();
-      }
-      float inv[2], lse_row[2];
-      softmax.finish(inv, lse_row);
-      Tile nxt;
-      const bool has_next = next_tile(nxt);
-      mbar_wait(&smem.v_full[v_pending.stage()], v_pending.parity());
-      if (has_next) {
-        wait_tile_inputs(nxt);
-        wait_turn();
-        issue_qk(nxt.qs);
-        issue_pv();
-        pass_turn();
-        wgmma_wait<1>();  // S_0 of the next tile is ready; this tile's last P V may still run
-        fence_operands(sacc);
-        release(&smem.k_empty[kv.stage()]);
-        ++kv.count;
-        softmax = OnlineSoftmax<kSTiles>();
-        float alpha[2];
-        softmax_step(nxt, nxt.n_blocks - 1, alpha);  // the next tile's O starts at 0: alpha unused
-        wgmma_wait<0>();
-        fence_operands(o);
-        fence_operands(pf);
-        release(&smem.v_empty[v_pending.stage()]);
-        ++v_pending.count;
-        convert_p();  // first, so that S's registers are free during the epilogue
-        epilogue(cur, inv, lse_row);
-        zero_o();
-        cur = nxt;
-      } else {
-        wait_turn();
-        issue_pv();
-        pass_turn();
-        wgmma_wait<0>();
-        fence_operands(o);
-        release(&smem.v_empty[v_pending.stage()]);
-        ++v_pending.count;
-        epilogue(cur, inv, lse_row);
-        break;
+          for (int t = 0; t < kOTiles; ++t) *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) = 0u;
+        }
       }
     }
   }
   if (threadIdx.x % 128 == 0) tma_store_wait_all();  // the last tile's O has landed before exit
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
-  }
 }
 
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kCausal);
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;

@@ -14,12 +14,10 @@ struct FwdTilePolicy {
   int consumer_regs;
 };
 
-// Two consumer warpgroups of 64 query rows. Registers per consumer thread: S (block_n / 2 fp32)
-// + O (head_dim / 2) + P (block_n / 4) within 240. Shared memory: two Q buffers + `stages` of K
-// and V = (2 * 128 + 2 * stages * block_n) * head_dim * 2 bytes: 192 KB at head_dim 128 (2
-// stages), 128 KB at 64 (3 stages). 160-key blocks at head_dim 128 (224 KB) measured slower on
-// the H100 (docs/PERF.md), so the causal flag does not change the shape.
-constexpr FwdTilePolicy fwd_tile_policy(int head_dim, bool /*causal*/) {
+// 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
+// fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
+// (128 + 4 * 128) * head_dim * 2 bytes = 160 KB at head_dim 128, 80 KB at 64 (3 stages there).
+constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
   return head_dim == 64 ? FwdTilePolicy{128, 128, 3, 2, 24, 240} : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
 
