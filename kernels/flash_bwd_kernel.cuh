@@ -12,6 +12,12 @@
 //      deterministic mode, as plain read-add-write in key-block order, serialised per
 //      (batch, head, query block) by a semaphore, so the summation order is fixed.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
+// Pipelining (kStages = 2, sm90a): Q, dO and the lse, D rows of query block m+1 are copied with
+// cp.async into the other shared-memory stage while block m is computed (lse raw; the thread that
+// copied a row converts it to the log2 domain in place after its wait, before the step's
+// barrier). On sm80/sm89 (kStages = 1) each block's loads are waited on at the top of its step,
+// as before (a second stage would cost sm80 d128 and sm89 a CTA per SM of shared memory).
+// On sm90a the dQ atomics are float2 (one vector atomic per two columns, sm_90+).
 // Rows that see no key (causal, seqlen_q > seqlen_k; lse = -inf) get P = 0, so zero gradients.
 #pragma once
 
@@ -19,6 +25,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/flash_fwd_kernel.cuh"
@@ -63,6 +70,15 @@ __device__ __forceinline__ void load_b_kn(uint32_t (&b)[4], const Element* tile,
   const int k = k0 + (lane % 8) + ((lane / 8) % 2) * 8;
   ldmatrix_x4_trans(b, smem_u32(tile + swizzled<kHeadDim>(k, dn * 2 + lane / 16)));
 }
+
+// 4-byte cp.async (.ca: the only cache mode with sizes below 16); src_bytes = 0 writes a zero.
+__device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+
+// lse as the main kernel uses it: times log2(e); a row that sees no key has lse = -inf, and +inf
+// makes its P exactly 0 (exp2(-inf)).
+__device__ __forceinline__ float lse_log2(float l) { return l == -INFINITY ? INFINITY : l * kLog2e; }
 
 __device__ __forceinline__ int ld_acquire(const int* p) {
   int v;
@@ -129,7 +145,30 @@ __global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) 
 }
 
 // ---- 2. main kernel ------------------------------------------------------------------------------
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+// Shared memory of the main kernel: K, V; kStages x (Q, dO); dS^T; kStages x (lse, D) rows.
+template <int kHeadDim, int kStages, class Element>
+constexpr size_t main_smem_bytes() {
+  return static_cast<size_t>(2 * kBlockN + 2 * kStages * kBlockM) * kHeadDim * sizeof(Element) +
+         static_cast<size_t>(kBlockN) * kLdS * sizeof(Element) + 2 * kStages * kBlockM * sizeof(float);
+}
+
+// fp32 dQ accumulation of two adjacent columns.
+template <bool kVectorAtomics>
+__device__ __forceinline__ void atomic_add2(float* dst, float x, float y) {
+  if constexpr (kVectorAtomics) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    atomicAdd(reinterpret_cast<float2*>(dst), make_float2(x, y));
+#else
+    atomicAdd(dst, x);  // not reached: only sm_90a libraries instantiate kVectorAtomics
+    atomicAdd(dst + 1, y);
+#endif
+  } else {
+    atomicAdd(dst, x);
+    atomicAdd(dst + 1, y);
+  }
+}
+
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, int kStages, bool kVectorAtomics>
 __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
   constexpr int kKSteps = kHeadDim / 16;  // k16 steps over the head dim
@@ -137,15 +176,17 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
   constexpr int kDTiles = kHeadDim / 8;   // n8 tiles over the head dim
   static_assert(kBlockN == 16 * kWarps, "each warp owns 16 keys");
   static_assert(kHeadDim % 64 == 0, "head dim");
+  static_assert(kThreads == 2 * kBlockM, "one thread per lse row and one per D row");
+  static_assert(kStages == 1 || kStages == 2, "stages");
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
   Element* sK = reinterpret_cast<Element*>(smem_raw);
   Element* sV = sK + kBlockN * kHeadDim;
-  Element* sQ = sV + kBlockN * kHeadDim;
-  Element* sdO = sQ + kBlockM * kHeadDim;
-  Element* sdS = sdO + kBlockM * kHeadDim;  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used
-  float* sLse = reinterpret_cast<float*>(sdS + kBlockN * kLdS);  // lse * log2(e), per query row
-  float* sDsum = sLse + kBlockM;
+  Element* sQ_base = sV + kBlockN * kHeadDim;           // kStages tiles [kBlockM][kHeadDim]
+  Element* sdO_base = sQ_base + kStages * kBlockM * kHeadDim;
+  Element* sdS = sdO_base + kStages * kBlockM * kHeadDim;  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used
+  float* sLse_base = reinterpret_cast<float*>(sdS + kBlockN * kLdS);  // kStages x kBlockM: lse * log2(e)
+  float* sDsum_base = sLse_base + kStages * kBlockM;                  // kStages x kBlockM: D
 
   const int n_block = blockIdx.x;
   const int head = blockIdx.y;
@@ -176,8 +217,46 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
   const int m_begin = kCausal ? max(0, n0 - diag) / kBlockM : 0;
   const int m_end = m_blocks_total;
 
+  // Q, dO of query block m_block into stage `stage` (cp.async, not committed here).
+  auto load_q_do = [&](int m_block, int stage) {
+    const int m0 = m_block * kBlockM;
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ_base + stage * kBlockM * kHeadDim, q, p.q_row_stride,
+                                                         m0, p.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO_base + stage * kBlockM * kHeadDim, dout,
+                                                         p.do_row_stride, m0, p.seqlen_q);
+  };
+  // kStages == 1: this thread's row statistic of query block m_block, stored to shared memory:
+  // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past seqlen_q: 0 (masked).
+  auto load_store_stat = [&](int m_block) {
+    const int m0 = m_block * kBlockM;
+    if (tid < kBlockM) {
+      const int row = m0 + tid;
+      sLse_base[tid] = row < p.seqlen_q ? lse_log2(lse[row]) : 0.f;
+    } else {
+      const int row = m0 + tid - kBlockM;
+      sDsum_base[tid - kBlockM] = row < p.seqlen_q ? dsum[row] : 0.f;
+    }
+  };
+  // kStages == 2: the same rows copied raw with cp.async into stage `stage` (lse not converted;
+  // rows past seqlen_q read nothing and get 0).
+  auto load_stat_async = [&](int m_block, int stage) {
+    const int r = tid % kBlockM;
+    const int row = m_block * kBlockM + r;
+    const bool valid = row < p.seqlen_q;
+    const float* src = (tid < kBlockM ? lse : dsum) + (valid ? row : 0);
+    float* dst = (tid < kBlockM ? sLse_base : sDsum_base) + stage * kBlockM + r;
+    cp_async_4(smem_u32(dst), src, valid ? 4 : 0);
+  };
+
   load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n0, p.seqlen_k);
   load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n0, p.seqlen_k);
+  if constexpr (kStages == 2) {
+    // The first query block joins K, V's copy group.
+    if (m_begin < m_end) {
+      load_q_do(m_begin, 0);
+      load_stat_async(m_begin, 0);
+    }
+  }
   cp_async_commit();
 
   float acc_dk[kDTiles][4];
@@ -190,25 +269,35 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
   const float scale_log2 = p.softmax_scale * kLog2e;
   const int key_lo = n0 + warp * 16 + group;  // this thread's keys: key_lo and key_lo + 8
 
-  for (int m_block = m_begin; m_block < m_end; ++m_block) {
+  // One step per query block; the stage is a template constant (the loop below runs two steps
+  // per iteration when kStages == 2) so that shared-memory addresses fold into immediates.
+  auto step = [&](const int m_block, auto stage_c) {
+    constexpr int stage = decltype(stage_c)::value;
     const int m0 = m_block * kBlockM;
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, p.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO, dout, p.do_row_stride, m0, p.seqlen_q);
-    cp_async_commit();
-    if (tid < kBlockM) {
-      const int row = m0 + tid;
-      float l = 0.f;
-      if (row < p.seqlen_q) {
-        l = lse[row];
-        // A row that sees no key has lse = -inf; +inf makes its P exactly 0 (exp2(-inf)).
-        l = l == -INFINITY ? INFINITY : l * kLog2e;
+    const Element* sQ = sQ_base + stage * kBlockM * kHeadDim;
+    const Element* sdO = sdO_base + stage * kBlockM * kHeadDim;
+    const float* sLse = sLse_base + stage * kBlockM;
+    const float* sDsum = sDsum_base + stage * kBlockM;
+    if constexpr (kStages == 2) {
+      // Prefetch block m_block + 1 into the other stage, last read in the previous step (which
+      // ended with a barrier). An empty group when there is none keeps wait<1> uniform.
+      if (m_block + 1 < m_end) {
+        load_q_do(m_block + 1, stage ^ 1);
+        load_stat_async(m_block + 1, stage ^ 1);
       }
-      sLse[tid] = l;
-    } else if (tid < 2 * kBlockM) {
-      const int row = m0 + tid - kBlockM;
-      sDsum[tid - kBlockM] = row < p.seqlen_q ? dsum[row] : 0.f;
+      cp_async_commit();
+      cp_async_wait<1>();  // everything but the prefetch: this step's Q, dO, lse, D (and K, V)
+      if (tid < kBlockM) {
+        // This thread's own copy has landed (its wait): convert the lse in place before the barrier.
+        float* l = sLse_base + stage * kBlockM + tid;
+        *l = lse_log2(*l);
+      }
+    } else {
+      load_q_do(m_block, 0);
+      cp_async_commit();
+      load_store_stat(m_block);
+      cp_async_wait<0>();
     }
-    cp_async_wait<0>();
     __syncthreads();
 
     // S^T = K_w Q^T: this warp's 16 keys x kBlockM queries.
@@ -364,8 +453,7 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
               cur.y += acc_dq[t][2 * h + 1];
               __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
             } else {
-              atomicAdd(dst + t * 8, acc_dq[t][2 * h]);
-              atomicAdd(dst + t * 8 + 1, acc_dq[t][2 * h + 1]);
+              atomic_add2<kVectorAtomics>(dst + t * 8, acc_dq[t][2 * h], acc_dq[t][2 * h + 1]);
             }
           }
         }
@@ -376,7 +464,15 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
       __syncthreads();
       if (tid == 0) atomicExch(semaphore + m_block, n_block + 1);
     }
-    __syncthreads();  // sQ, sdO, sdS, sLse, sDsum are rewritten next iteration
+    __syncthreads();  // this stage's sQ, sdO, sLse, sDsum and sdS are rewritten by later steps
+  };
+  if constexpr (kStages == 2) {
+    for (int m_block = m_begin; m_block < m_end; m_block += 2) {
+      step(m_block, std::integral_constant<int, 0>{});
+      if (m_block + 1 < m_end) step(m_block + 1, std::integral_constant<int, 1>{});
+    }
+  } else {
+    for (int m_block = m_begin; m_block < m_end; ++m_block) step(m_block, std::integral_constant<int, 0>{});
   }
   cp_async_wait<0>();  // K/V were waited on inside the loop unless it ran zero times
 
@@ -405,9 +501,12 @@ template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
-  constexpr size_t kSmemBytes =
-      static_cast<size_t>(2 * bwd::kBlockN + 2 * bwd::kBlockM) * kHeadDim * sizeof(Element) +
-      static_cast<size_t>(bwd::kBlockN) * bwd::kLdS * sizeof(Element) + 2 * bwd::kBlockM * sizeof(float);
+  // Hopper: two Q/dO stages (d128: 106 KiB, still 2 CTAs per SM, the register limit) and float2
+  // dQ atomics. sm80/sm89: one stage (d128 2 stages would drop a CTA per SM on A100 and not fit
+  // Ada's 99 KiB).
+  constexpr int kStages = kArch == Arch::kSm90a ? 2 : 1;
+  constexpr bool kVectorAtomics = kArch == Arch::kSm90a;
+  constexpr size_t kSmemBytes = bwd::main_smem_bytes<kHeadDim, kStages, Element>();
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -421,8 +520,9 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   const int64_t row_blocks = (rows + 3) / 4;
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
 
-  auto* main_kernel = p.deterministic ? &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, true>
-                                      : &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, false>;
+  auto* main_kernel = p.deterministic
+                          ? &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics>
+                          : &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics>;
   if (kSmemBytes > 48 * 1024) {
     cudaError_t err = cudaFuncSetAttribute(main_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kSmemBytes));
