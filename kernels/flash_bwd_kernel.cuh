@@ -12,6 +12,13 @@
 //      deterministic mode, as plain read-add-write in key-block order, serialised per
 //      (batch, head, query block) by a semaphore, so the summation order is fixed.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
+// Pipelining (kStages = 2, sm90a): Q, dO and the lse, D rows of query block m+1 are copied with
+// cp.async into the other shared-memory stage while block m is computed (lse raw; the thread that
+// copied a row converts it to the log2 domain in place after its wait, before the step's
+// barrier). On sm80/sm89 (kStages = 1) each block's loads are waited on at the top of its step,
+// as before (a second stage would cost sm80 d128 and sm89 a CTA per SM of shared memory).
+// On sm90a the dQ atomics are float2 (one vector atomic per two columns, sm_90+), and
+// FLASHCORE_BWD_SM90_BLOCK_N=128 (opt-in, for measurement) selects 128-key CTAs of 8 warps.
 // Rows that see no key (causal, seqlen_q > seqlen_k; lse = -inf) get P = 0, so zero gradients.
 #pragma once
 
@@ -19,6 +26,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/flash_fwd_kernel.cuh"
@@ -36,9 +46,10 @@ using fwd::smem_u32;
 using fwd::swizzled;
 
 constexpr int kBlockM = kBwdBlockM;  // query rows per inner step
-constexpr int kBlockN = 64;          // keys per CTA
-constexpr int kWarps = 4;            // 16 keys per warp
-constexpr int kThreads = kWarps * 32;
+// Keys per CTA and warps (16 keys per warp) of the main kernel: 64 and 4 by default (every arch);
+// sm90a also builds 128 keys with 8 warps, opt-in (launch_bwd).
+constexpr int kDefaultBlockN = 64;
+constexpr int kDefaultWarps = 4;
 constexpr int kLdS = kBlockM + 8;  // dS^T tile row pitch (elements): 144-byte rows, conflict-free
 
 // A operand (16 rows x 16 cols, row-major) from a swizzled [rows][kHeadDim] tile.
@@ -63,6 +74,15 @@ __device__ __forceinline__ void load_b_kn(uint32_t (&b)[4], const Element* tile,
   const int k = k0 + (lane % 8) + ((lane / 8) % 2) * 8;
   ldmatrix_x4_trans(b, smem_u32(tile + swizzled<kHeadDim>(k, dn * 2 + lane / 16)));
 }
+
+// 4-byte cp.async (.ca: the only cache mode with sizes below 16); src_bytes = 0 writes a zero.
+__device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+
+// lse as the main kernel uses it: times log2(e); a row that sees no key has lse = -inf, and +inf
+// makes its P exactly 0 (exp2(-inf)).
+__device__ __forceinline__ float lse_log2(float l) { return l == -INFINITY ? INFINITY : l * kLog2e; }
 
 __device__ __forceinline__ int ld_acquire(const int* p) {
   int v;
@@ -129,23 +149,56 @@ __global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) 
 }
 
 // ---- 2. main kernel ------------------------------------------------------------------------------
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
-__global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) {
+// Shared memory of the main kernel: K, V; kStages x (Q, dO); dS^T; kStages x (lse, D) rows.
+template <int kHeadDim, int kStages, int kBlockN, class Element>
+constexpr size_t main_smem_bytes() {
+  return static_cast<size_t>(2 * kBlockN + 2 * kStages * kBlockM) * kHeadDim * sizeof(Element) +
+         static_cast<size_t>(kBlockN) * kLdS * sizeof(Element) + 2 * kStages * kBlockM * sizeof(float);
+}
+
+// fp32 dQ accumulation of two adjacent columns.
+template <bool kVectorAtomics>
+__device__ __forceinline__ void atomic_add2(float* dst, float x, float y) {
+  if constexpr (kVectorAtomics) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    atomicAdd(reinterpret_cast<float2*>(dst), make_float2(x, y));
+#else
+    atomicAdd(dst, x);  // not reached: only sm_90a libraries instantiate kVectorAtomics
+    atomicAdd(dst + 1, y);
+#endif
+  } else {
+    atomicAdd(dst, x);
+    atomicAdd(dst + 1, y);
+  }
+}
+
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, int kStages, bool kVectorAtomics,
+          int kBlockN, int kWarps>
+__global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
+  constexpr int kThreads = kWarps * 32;
+  // dQ = dS K: warp w computes query rows (w % 4) * 16 .. +15 and head-dim columns of part w / 4
+  // (kDqParts parts), kDqCols at a time.
+  constexpr int kDqParts = kWarps / (kBlockM / 16);
+  constexpr int kDqPartCols = kHeadDim / kDqParts;
+  constexpr int kDqCols = kDqPartCols < 64 ? kDqPartCols : 64;
+  static_assert(kWarps % (kBlockM / 16) == 0 && kDqPartCols % kDqCols == 0 && kDqCols % 16 == 0, "dQ split");
   constexpr int kKSteps = kHeadDim / 16;  // k16 steps over the head dim
   constexpr int kQTiles = kBlockM / 8;    // n8 tiles over a query block
   constexpr int kDTiles = kHeadDim / 8;   // n8 tiles over the head dim
   static_assert(kBlockN == 16 * kWarps, "each warp owns 16 keys");
   static_assert(kHeadDim % 64 == 0, "head dim");
+  static_assert(kThreads >= 2 * kBlockM, "one thread per lse row and one per D row");
+  static_assert(kStages == 1 || kStages == 2, "stages");
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
   Element* sK = reinterpret_cast<Element*>(smem_raw);
   Element* sV = sK + kBlockN * kHeadDim;
-  Element* sQ = sV + kBlockN * kHeadDim;
-  Element* sdO = sQ + kBlockM * kHeadDim;
-  Element* sdS = sdO + kBlockM * kHeadDim;  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used
-  float* sLse = reinterpret_cast<float*>(sdS + kBlockN * kLdS);  // lse * log2(e), per query row
-  float* sDsum = sLse + kBlockM;
+  Element* sQ_base = sV + kBlockN * kHeadDim;           // kStages tiles [kBlockM][kHeadDim]
+  Element* sdO_base = sQ_base + kStages * kBlockM * kHeadDim;
+  Element* sdS = sdO_base + kStages * kBlockM * kHeadDim;  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used
+  float* sLse_base = reinterpret_cast<float*>(sdS + kBlockN * kLdS);  // kStages x kBlockM: lse * log2(e)
+  float* sDsum_base = sLse_base + kStages * kBlockM;                  // kStages x kBlockM: D
 
   const int n_block = blockIdx.x;
   const int head = blockIdx.y;
@@ -176,8 +229,47 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
   const int m_begin = kCausal ? max(0, n0 - diag) / kBlockM : 0;
   const int m_end = m_blocks_total;
 
+  // Q, dO of query block m_block into stage `stage` (cp.async, not committed here).
+  auto load_q_do = [&](int m_block, int stage) {
+    const int m0 = m_block * kBlockM;
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ_base + stage * kBlockM * kHeadDim, q, p.q_row_stride,
+                                                         m0, p.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO_base + stage * kBlockM * kHeadDim, dout,
+                                                         p.do_row_stride, m0, p.seqlen_q);
+  };
+  // kStages == 1: this thread's row statistic of query block m_block, stored to shared memory:
+  // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past seqlen_q: 0 (masked).
+  auto load_store_stat = [&](int m_block) {
+    const int m0 = m_block * kBlockM;
+    if (tid < kBlockM) {
+      const int row = m0 + tid;
+      sLse_base[tid] = row < p.seqlen_q ? lse_log2(lse[row]) : 0.f;
+    } else if (tid < 2 * kBlockM) {
+      const int row = m0 + tid - kBlockM;
+      sDsum_base[tid - kBlockM] = row < p.seqlen_q ? dsum[row] : 0.f;
+    }
+  };
+  // kStages == 2: the same rows copied raw with cp.async into stage `stage` (lse not converted;
+  // rows past seqlen_q read nothing and get 0).
+  auto load_stat_async = [&](int m_block, int stage) {
+    if (tid >= 2 * kBlockM) return;
+    const int r = tid % kBlockM;
+    const int row = m_block * kBlockM + r;
+    const bool valid = row < p.seqlen_q;
+    const float* src = (tid < kBlockM ? lse : dsum) + (valid ? row : 0);
+    float* dst = (tid < kBlockM ? sLse_base : sDsum_base) + stage * kBlockM + r;
+    cp_async_4(smem_u32(dst), src, valid ? 4 : 0);
+  };
+
   load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n0, p.seqlen_k);
   load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n0, p.seqlen_k);
+  if constexpr (kStages == 2) {
+    // The first query block joins K, V's copy group.
+    if (m_begin < m_end) {
+      load_q_do(m_begin, 0);
+      load_stat_async(m_begin, 0);
+    }
+  }
   cp_async_commit();
 
   float acc_dk[kDTiles][4];
@@ -190,25 +282,35 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
   const float scale_log2 = p.softmax_scale * kLog2e;
   const int key_lo = n0 + warp * 16 + group;  // this thread's keys: key_lo and key_lo + 8
 
-  for (int m_block = m_begin; m_block < m_end; ++m_block) {
+  // One step per query block; the stage is a template constant (the loop below runs two steps
+  // per iteration when kStages == 2) so that shared-memory addresses fold into immediates.
+  auto step = [&](const int m_block, auto stage_c) {
+    constexpr int stage = decltype(stage_c)::value;
     const int m0 = m_block * kBlockM;
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, p.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO, dout, p.do_row_stride, m0, p.seqlen_q);
-    cp_async_commit();
-    if (tid < kBlockM) {
-      const int row = m0 + tid;
-      float l = 0.f;
-      if (row < p.seqlen_q) {
-        l = lse[row];
-        // A row that sees no key has lse = -inf; +inf makes its P exactly 0 (exp2(-inf)).
-        l = l == -INFINITY ? INFINITY : l * kLog2e;
+    const Element* sQ = sQ_base + stage * kBlockM * kHeadDim;
+    const Element* sdO = sdO_base + stage * kBlockM * kHeadDim;
+    const float* sLse = sLse_base + stage * kBlockM;
+    const float* sDsum = sDsum_base + stage * kBlockM;
+    if constexpr (kStages == 2) {
+      // Prefetch block m_block + 1 into the other stage, last read in the previous step (which
+      // ended with a barrier). An empty group when there is none keeps wait<1> uniform.
+      if (m_block + 1 < m_end) {
+        load_q_do(m_block + 1, stage ^ 1);
+        load_stat_async(m_block + 1, stage ^ 1);
       }
-      sLse[tid] = l;
-    } else if (tid < 2 * kBlockM) {
-      const int row = m0 + tid - kBlockM;
-      sDsum[tid - kBlockM] = row < p.seqlen_q ? dsum[row] : 0.f;
+      cp_async_commit();
+      cp_async_wait<1>();  // everything but the prefetch: this step's Q, dO, lse, D (and K, V)
+      if (tid < kBlockM) {
+        // This thread's own copy has landed (its wait): convert the lse in place before the barrier.
+        float* l = sLse_base + stage * kBlockM + tid;
+        *l = lse_log2(*l);
+      }
+    } else {
+      load_q_do(m_block, 0);
+      cp_async_commit();
+      load_store_stat(m_block);
+      cp_async_wait<0>();
     }
-    cp_async_wait<0>();
     __syncthreads();
 
     // S^T = K_w Q^T: this warp's 16 keys x kBlockM queries.
@@ -331,20 +433,22 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
       __syncthreads();
     }
 
-    // dQ_w (this warp's 16 query rows) = dS K = (dS^T)^T K, A from dS^T with a transposing load;
-    // 64 head-dim columns at a time to bound the live accumulator registers.
+    // dQ_w (16 query rows, one part of the head dim) = dS K = (dS^T)^T K, A from dS^T with a
+    // transposing load; at most 64 head-dim columns at a time to bound the live accumulators.
+    const int dq_row0 = kDqParts == 1 ? warp * 16 : (warp % (kBlockM / 16)) * 16;
+    const int dq_col0 = kDqParts == 1 ? 0 : (warp / (kBlockM / 16)) * kDqPartCols;
 #pragma unroll 1
-    for (int d0 = 0; d0 < kHeadDim; d0 += 64) {
-      float acc_dq[8][4];
+    for (int d0 = dq_col0; d0 < dq_col0 + kDqPartCols; d0 += kDqCols) {
+      float acc_dq[kDqCols / 8][4];
 #pragma unroll
-      for (int t = 0; t < 8; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
-#pragma unroll
+      for (int t = 0; t < kDqCols / 8; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
+#pragma unroll 4  // (kBlockN = 128: a full unroll lets ptxas hoist all dS^T fragments and spill)
       for (int kk = 0; kk < kBlockN / 16; ++kk) {
         uint32_t a[4];
         const int key = kk * 16 + (lane % 8) + (lane / 16) * 8;
-        ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + warp * 16 + ((lane / 8) % 2) * 8));
+        ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + dq_row0 + ((lane / 8) % 2) * 8));
 #pragma unroll
-        for (int dn = 0; dn < 4; ++dn) {
+        for (int dn = 0; dn < kDqCols / 16; ++dn) {
           uint32_t b[4];
           load_b_kn<kHeadDim>(b, sK, kk * 16, d0 / 16 + dn, lane);
           Traits::mma_16x8x16(acc_dq[2 * dn], a, b[0], b[1]);
@@ -353,19 +457,18 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
       }
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int row = m0 + warp * 16 + group + 8 * h;
+        const int row = m0 + dq_row0 + group + 8 * h;
         if (row < p.seqlen_q) {
           float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + d0 + tig * 2;
 #pragma unroll
-          for (int t = 0; t < 8; ++t) {
+          for (int t = 0; t < kDqCols / 8; ++t) {
             if constexpr (kDeterministic) {
               float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + t * 8));
               cur.x += acc_dq[t][2 * h];
               cur.y += acc_dq[t][2 * h + 1];
               __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
             } else {
-              atomicAdd(dst + t * 8, acc_dq[t][2 * h]);
-              atomicAdd(dst + t * 8 + 1, acc_dq[t][2 * h + 1]);
+              atomic_add2<kVectorAtomics>(dst + t * 8, acc_dq[t][2 * h], acc_dq[t][2 * h + 1]);
             }
           }
         }
@@ -376,7 +479,15 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
       __syncthreads();
       if (tid == 0) atomicExch(semaphore + m_block, n_block + 1);
     }
-    __syncthreads();  // sQ, sdO, sdS, sLse, sDsum are rewritten next iteration
+    __syncthreads();  // this stage's sQ, sdO, sLse, sDsum and sdS are rewritten by later steps
+  };
+  if constexpr (kStages == 2) {
+    for (int m_block = m_begin; m_block < m_end; m_block += 2) {
+      step(m_block, std::integral_constant<int, 0>{});
+      if (m_block + 1 < m_end) step(m_block + 1, std::integral_constant<int, 1>{});
+    }
+  } else {
+    for (int m_block = m_begin; m_block < m_end; ++m_block) step(m_block, std::integral_constant<int, 0>{});
   }
   cp_async_wait<0>();  // K/V were waited on inside the loop unless it ran zero times
 
@@ -399,15 +510,46 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_kernel(const BwdParams p) 
   }
 }
 
+// The main kernel's launch for one tile shape (kBlockN keys per CTA, kWarps warps).
+template <class Traits, int kHeadDim, bool kCausal, int kStages, bool kVectorAtomics, int kBlockN, int kWarps>
+cudaError_t launch_main(const BwdParams& params, cudaStream_t stream) {
+  using Element = typename Traits::Element;
+  constexpr size_t kSmemBytes = main_smem_bytes<kHeadDim, kStages, kBlockN, Element>();
+  auto* kernel =
+      params.deterministic
+          ? &flash_bwd_kernel<Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics, kBlockN, kWarps>
+          : &flash_bwd_kernel<Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics, kBlockN, kWarps>;
+  if (kSmemBytes > 48 * 1024) {
+    cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
+    if (err != cudaSuccess) return err;
+  }
+  const dim3 grid((params.seqlen_k + kBlockN - 1) / kBlockN, params.heads, params.batch);
+  kernel<<<grid, kWarps * 32, kSmemBytes, stream>>>(params);
+  return cudaGetLastError();
+}
+
+// Experimental, opt-in, sm90a only, for A/B measurement: FLASHCORE_BWD_SM90_BLOCK_N=128 runs the
+// main kernel with 128-key CTAs of 8 warps (Q/dO loads and dQ atomics per key halved, one CTA
+// per SM) instead of 64 keys and 4 warps. Read once per process.
+inline bool sm90_wide_tiles_requested() {
+  static const bool requested = [] {
+    const char* e = std::getenv("FLASHCORE_BWD_SM90_BLOCK_N");
+    return e != nullptr && std::strcmp(e, "128") == 0;
+  }();
+  return requested;
+}
+
 }  // namespace bwd
 
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
-  using Element = typename Traits::Element;
-  constexpr size_t kSmemBytes =
-      static_cast<size_t>(2 * bwd::kBlockN + 2 * bwd::kBlockM) * kHeadDim * sizeof(Element) +
-      static_cast<size_t>(bwd::kBlockN) * bwd::kLdS * sizeof(Element) + 2 * bwd::kBlockM * sizeof(float);
+  // Hopper: two Q/dO stages (d128: 106 KiB, still 2 CTAs per SM, the register limit) and float2
+  // dQ atomics. sm80/sm89: one stage (d128 2 stages would drop a CTA per SM on A100 and not fit
+  // Ada's 99 KiB).
+  constexpr int kStages = kArch == Arch::kSm90a ? 2 : 1;
+  constexpr bool kVectorAtomics = kArch == Arch::kSm90a;
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -421,22 +563,21 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   const int64_t row_blocks = (rows + 3) / 4;
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
 
-  auto* main_kernel = p.deterministic ? &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, true>
-                                      : &bwd::flash_bwd_kernel<Traits, kHeadDim, kCausal, false>;
-  if (kSmemBytes > 48 * 1024) {
-    cudaError_t err = cudaFuncSetAttribute(main_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kSmemBytes));
-    if (err != cudaSuccess) return err;
-  }
   BwdParams params = p;
   if (!p.deterministic) params.dq_semaphore = nullptr;
 
   bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  const dim3 grid((p.seqlen_k + bwd::kBlockN - 1) / bwd::kBlockN, p.heads, p.batch);
-  main_kernel<<<grid, bwd::kThreads, kSmemBytes, stream>>>(params);
-  err = cudaGetLastError();
+  if constexpr (kArch == Arch::kSm90a) {
+    err = bwd::sm90_wide_tiles_requested()
+              ? bwd::launch_main<Traits, kHeadDim, kCausal, kStages, kVectorAtomics, 128, 8>(params, stream)
+              : bwd::launch_main<Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
+                                 bwd::kDefaultWarps>(params, stream);
+  } else {
+    err = bwd::launch_main<Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
+                           bwd::kDefaultWarps>(params, stream);
+  }
   if (err != cudaSuccess) return err;
   bwd::bwd_convert_dq_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   return cudaGetLastError();

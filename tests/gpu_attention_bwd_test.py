@@ -5,15 +5,29 @@ random inputs and a random dO. For each of dQ, dK, dV, flashcore's relative erro
 2x the error of torch's math SDPA gradients computed in the same dtype on the same inputs.
 Gradients are poisoned (NaN) before every run and every element must be written; NaN never passes.
 
-Relative error is ||x - ref|| / max(||ref||, 1e-3 * sqrt(numel)). The floor (an RMS of 1e-3,
-against O(0.1..1) gradients of randn inputs) only matters where the exact gradient vanishes:
-with seqlen_k = 1, P = 1 and dS = P (dP - D) = 0, so dK is exactly zero and a pure relative error
-would compare two roundoff noises. As in the forward suite, the bound is 2 * max(torch's error,
-the dtype's unit roundoff) so that one rounding of ours passes where torch's error is exactly 0.
+Relative error is ||x - ref|| / max(||ref||, 1e-3 * sqrt(numel), 1e-2 * ||C||). As in the
+forward suite, the bound is 2 * max(torch's error, the dtype's unit roundoff) so that one rounding
+of ours passes where torch's error is exactly 0.
+
+The two floors only matter where the exact gradient (nearly) vanishes by cancellation.
+dQ = scale * dS K and dK = scale * dS^T Q with dS = P o dP - P o D (dP = dO V^T, D = rowsum(dO o O)):
+the gradient is the difference of two terms of size C = scale * (P o dP) K (for dQ) or
+scale * (P o dP)^T Q (for dK). Any float32 implementation computes dP and D with relative
+roundoff ~2^-24 of that size, in a different summation order, so where the two terms cancel its
+absolute error is ~2^-24 * ||C|| * (accumulation growth), whatever ||ref|| is. The extreme case is
+seqlen_k = 1: P = 1 and dP_i1 = dO_i . V_1 = dO_i . O_i = D_i, so dQ = dK = 0 exactly and torch
+math SDPA (softmax backward of one element: P (dP - P dP) = 0) returns exact zeros, while a kernel
+that forms dP by MMA and D by a separate dot product returns roundoff (~1e-5 absolute, summed
+over 1000 query rows for dK). Normalising by 1e-2 * ||C|| (the size of the cancelling terms, not
+of their difference) makes that a relative error of ~1e-5; in the other cases dS is not a
+near-total cancellation (||ref|| / ||C|| is 0.56 .. 1.0 on every other SHAPES case, d64/d128,
+causal or not, measured in float64; exactly 0 on the seqlen_k = 1 and S = 1 ones), so the floor is
+inactive and the normal cases are not loosened. dV = P^T dO has no such cancellation.
 """
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,9 +137,25 @@ def torch_math_grads(q, k, v, dout, causal, scale):
     return dq, ks.grad, vs.grad
 
 
-def rel_err(x, ref):
-    floor = 1e-3 * ref.numel() ** 0.5
+def rel_err(x, ref, cancelling=0.0):
+    floor = max(1e-3 * ref.numel() ** 0.5, 1e-2 * float(cancelling))
     return ((x.double() - ref).norm() / ref.norm().clamp_min(floor)).item()
+
+
+def cancelling_term_norms(q, k, v, dout, causal, scale):
+    """Float64 (||C_dq||, ||C_dk||, ||C_dv|| = 0): the sizes of the terms whose difference is dQ
+    and dK (module docstring); same masking as attention_reference_grads."""
+    qt, kt, vt, dot = (t.detach().to(torch.float64).transpose(1, 2) for t in (q, k, v, dout))
+    scores = torch.matmul(qt, kt.transpose(-1, -2)) * scale
+    sees = causal_mask(q.shape[1], k.shape[1], device=q.device) if causal else \
+        torch.ones(q.shape[1], k.shape[1], dtype=torch.bool, device=q.device)
+    row_sees_any = sees.any(-1)[:, None]
+    scores = scores.masked_fill(~sees, float("-inf")).masked_fill(~row_sees_any, 0.0)
+    probs = torch.softmax(scores, dim=-1) * row_sees_any
+    p_dp = probs * torch.matmul(dot, vt.transpose(-1, -2))
+    c_dq = (scale * torch.matmul(p_dp, kt)).norm().item()
+    c_dk = (scale * torch.matmul(p_dp.transpose(-1, -2), qt)).norm().item()
+    return c_dq, c_dk, 0.0
 
 
 def check_grads(q, k, v, dout, causal, scale=None):
@@ -139,9 +169,10 @@ def check_grads(q, k, v, dout, causal, scale=None):
     if causal and q.shape[1] > k.shape[1]:
         empty = q.shape[1] - k.shape[1]
         assert (ours[0][:, :empty] == 0).all(), "dq rows that see no key must be 0"
+    cancelling = cancelling_term_norms(q, k, v, dout, causal, scale)
     result = {}
-    for name, o, t, r in zip(("dq", "dk", "dv"), ours, theirs, ref):
-        e_ours, e_theirs = rel_err(o, r), rel_err(t, r)
+    for name, o, t, r, c in zip(("dq", "dk", "dv"), ours, theirs, ref, cancelling):
+        e_ours, e_theirs = rel_err(o, r, c), rel_err(t, r, c)
         bound = 2 * max(e_theirs, UNIT_ROUNDOFF[q.dtype])
         assert e_ours <= bound, "%s: flashcore rel err %.3g > 2x torch math SDPA's %.3g" % (name, e_ours, e_theirs)
         result[name] = (e_ours, e_theirs)
@@ -229,22 +260,34 @@ def test_double_backward_raises_a_clear_error():
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
-def test_torch_compile_fullgraph_forward_backward_step(backend):
+def test_torch_compile_fullgraph_forward_backward_step(backend, monkeypatch):
+    """Forward + loss compiled with fullgraph=True (dynamo does not trace Tensor.backward() itself);
+    .backward() outside then runs the backward graph AOTAutograd compiled with it. The backward must
+    go through flashcore's backward op (counted) and match eager autograd."""
     q, k, v, dout = fresh(2, 4, 128, 160, 64, torch.bfloat16, 5)
     w = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    k.requires_grad_(True)
+    v.requires_grad_(True)
 
-    def step(q, k, v, w, dout):
+    def loss_fn(q, k, v, w, dout):
         out = flashcore.attention(q @ w, k, v, causal=True)
-        return torch.autograd.grad((out * dout).sum(), (w, k, v))
+        return (out.float() * dout.float()).sum()
 
-    eager = step(q, k.requires_grad_(True), v.requires_grad_(True), w, dout)
+    eager = torch.autograd.grad(loss_fn(q, k, v, w, dout), (w, k, v))
+    calls = []
+    real_bwd = _attention.attention_bwd_into
 
-    def train_step(q, k, v, w, dout):
-        out = flashcore.attention(q @ w, k, v, causal=True)
-        (out * dout).sum().backward()
+    def counting_bwd(*args, **kwargs):
+        calls.append(1)
+        return real_bwd(*args, **kwargs)
 
-    compiled = torch.compile(train_step, fullgraph=True, backend=backend)
-    compiled(q, k, v, w, dout)
+    monkeypatch.setattr(_attention, "attention_bwd_into", counting_bwd)
+    compiled = torch.compile(loss_fn, fullgraph=True, backend=backend)
+    assert all(t.grad is None for t in (w, k, v))
+    loss = compiled(q, k, v, w, dout)
+    assert calls == [], "the compiled forward ran a backward"
+    loss.backward()
+    assert len(calls) == 1, "flashcore's backward op ran %d times in the compiled backward" % len(calls)
     for t, e in zip((w, k, v), eager):
         assert t.grad is not None
         assert (t.grad.float() - e.float()).abs().max().item() <= 1e-2 * e.float().abs().max().item() + 1e-3
@@ -334,10 +377,14 @@ def train_losses(attn, steps=100):
     g = torch.Generator(device="cuda").manual_seed(1)
     losses = []
     for _ in range(steps):
-        # Next-token prediction on sequences that repeat a random 16-token motif: learnable by
-        # attention (copy from 16 positions back), so the loss falls well below log(vocab).
-        motif = torch.randint(0, vocab, (batch, 16), device="cuda", generator=g)
-        tokens = motif.repeat(1, seqlen // 16 + 1)[:, :seqlen + 1]
+        # Next-token prediction where each sequence draws its tokens i.i.d. from its own random
+        # 4-token subset of the vocabulary: without context the best loss is log(64) = 4.16, with
+        # the prefix it tends to log(4) = 1.39, and only attention can read the prefix (averaging
+        # over it recovers the subset; one causal layer learns that within tens of steps). A
+        # motif-copy task (repeat 16 tokens) needs positional attention at a fixed offset and
+        # stayed at ~0.92x the initial loss after 100 steps (H100 run 4), for SDPA too.
+        subset = torch.rand(batch, vocab, device="cuda", generator=g).argsort(-1)[:, :4]
+        tokens = subset.gather(1, torch.randint(0, 4, (batch, seqlen + 1), device="cuda", generator=g))
         with torch.autocast("cuda", dtype=torch.bfloat16):
             logits = head(block(emb(tokens[:, :-1]) + pos))
         loss = F.cross_entropy(logits.float().reshape(-1, vocab), tokens[:, 1:].reshape(-1))
@@ -350,8 +397,9 @@ def train_losses(attn, steps=100):
 
 def test_tiny_transformer_trains_like_sdpa():
     """Same seed, same data, 100 AdamW steps in bf16 autocast: flashcore vs torch SDPA. Tolerance
-    (bf16 noise): each step's losses within 3% + 0.02 of each other; both fall below 0.9x the
-    initial loss (the model learns; the comparison is not between two untrained curves)."""
+    (bf16 noise): each step's losses within 3% + 0.02 of each other; both fall below 0.8x the
+    initial loss (the model learns; the comparison is not between two untrained curves: on CPU in
+    float32 + bf16 autocast this task goes 4.27 -> 2.53 in 100 steps, 0.59x)."""
     ours = train_losses("flashcore")
     theirs = train_losses("sdpa")
     print("loss curves (step: flashcore / sdpa):",
@@ -359,7 +407,7 @@ def test_tiny_transformer_trains_like_sdpa():
     assert all(map(lambda x: x == x, ours)), "NaN loss"
     worst = max(abs(a - b) - (0.03 * abs(b) + 0.02) for a, b in zip(ours, theirs))
     assert worst <= 0, "loss curves differ beyond bf16 tolerance by %.4f" % worst
-    assert ours[-1] < 0.9 * ours[0] and theirs[-1] < 0.9 * theirs[0], (ours[-1], theirs[-1], ours[0])
+    assert ours[-1] < 0.8 * ours[0] and theirs[-1] < 0.8 * theirs[0], (ours[-1], theirs[-1], ours[0])
 
 
 SANITIZER_CASE = textwrap.dedent("""
@@ -394,7 +442,15 @@ def test_compute_sanitizer_small_case(tool, tmp_path):
         pytest.skip("compute-sanitizer does not support this device/runtime (gVisor); %s not run" % tool)
     assert proc.returncode == 0, "%s failed (rc %d)" % (tool, proc.returncode)
     assert "sanitizer case done" in proc.stdout
-    assert "ERROR SUMMARY: 0 errors" in proc.stdout + proc.stderr
+    log = proc.stdout + proc.stderr
+    if tool == "racecheck":
+        # racecheck ends with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)"
+        # (and no "ERROR SUMMARY" line): every count must be 0, warnings (WAR/WAW hazards) included.
+        m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", log)
+        assert m, "no RACECHECK SUMMARY line in the racecheck output"
+        assert m.groups() == ("0", "0", "0"), "racecheck: " + m.group(0)
+    else:
+        assert re.search(r"ERROR SUMMARY: 0 errors", log), "memcheck reported errors (or no ERROR SUMMARY line)"
 
 
 def test_build_covers_this_gpu():
