@@ -114,6 +114,78 @@ def test_fake_impl_gives_shapes_without_a_gpu():
     assert lse.shape == (2, 4, 17) and lse.dtype == torch.float32
 
 
+# --- the eager fast path's gate (the launch itself needs a GPU: gpu_attention_test) ----------
+
+class _Spy:
+    """Stands in for _attention._direct: records that the fast path was tried."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, q, k, v, causal, softmax_scale):
+        self.calls += 1
+        return ("direct-out", "direct-lse")
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    s = _Spy()
+    monkeypatch.setattr(_attention, "_direct", s)
+    return s
+
+
+def test_plain_eager_call_takes_the_direct_path(spy):
+    assert call() == "direct-out"
+    assert call(return_lse=True) == ("direct-out", "direct-lse")
+    q = t(*GOOD["q"]).requires_grad_(True)
+    with torch.no_grad():  # grad mode off: autograd records nothing, so no need for the op
+        assert call(q=q) == "direct-out"
+    assert spy.calls == 3
+
+
+@pytest.mark.parametrize("which", ["q", "k", "v"])
+def test_input_requiring_grad_goes_through_the_custom_op(spy, which):
+    # The custom op (with its autograd registration) must see it; on CPU it then fails the device
+    # check, which proves the op path ran the full checks.
+    kw = {which: t(*GOOD[which]).requires_grad_(True)}
+    with pytest.raises(ValueError, match="must be CUDA tensors"):
+        call(**kw)
+    assert spy.calls == 0
+
+
+def test_fake_tensor_mode_goes_through_the_custom_op(spy):
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        q = torch.empty(2, 17, 4, 64, device="meta", dtype=torch.float16)
+        k = torch.empty(2, 33, 4, 64, device="meta", dtype=torch.float16)
+        with pytest.raises(ValueError, match="must be CUDA tensors"):
+            flashcore.attention(q, k, k)
+    assert spy.calls == 0
+
+
+def test_make_fx_traces_the_custom_op(spy, monkeypatch):
+    from torch.fx.experimental.proxy_tensor import make_fx
+    monkeypatch.setattr(_attention, "_check_inputs", lambda q, k, v, causal, scale: 0.125)
+    q = torch.empty(2, 17, 4, 64, device="meta", dtype=torch.float16)
+    gm = make_fx(lambda q, k, v: flashcore.attention(q, k, v), tracing_mode="fake")(q, q, q)
+    assert "flashcore.attention_fwd" in gm.code
+    assert spy.calls == 0
+
+
+def test_direct_path_declines_non_cuda_inputs_so_the_checks_report():
+    # The real _direct on CPU tensors must hand back None (never launch), whatever the input.
+    q, k, v = t(*GOOD["q"]), t(*GOOD["k"]), t(*GOOD["v"])
+    assert _attention._direct(q, k, v, False, None) is None
+    assert _attention._direct(q, k, v, 1, None) is None
+    assert _attention._direct(q, k, v, False, float("inf")) is None
+
+
+def test_forced_arch_must_name_a_compiled_library():
+    with pytest.raises(ValueError, match="FLASHCORE_FORCE_ARCH='sm75' names no compiled kernel library"):
+        _attention._set_forced_arch("sm75")
+    assert _attention._forced_arch is None
+
+
 # --- the extension's own errors (no GPU here: a launch must fail with CUDA's error text) ------
 
 def _fwd_args(**overrides):

@@ -197,6 +197,37 @@ def test_backward_raises_not_implemented():
         out.float().sum().backward()
 
 
+def test_direct_path_is_taken_and_matches_the_custom_op(monkeypatch):
+    taken = []
+    real = _attention._direct
+
+    def spy(*args):
+        res = real(*args)
+        taken.append(res is not None)
+        return res
+
+    monkeypatch.setattr(_attention, "_direct", spy)
+    qkv = torch.randn(2, 200, 3, 4, 64, device="cuda", dtype=torch.bfloat16)
+    cases = [fresh_inputs(2, 4, 130, 260, 128, torch.float16, 17), qkv.unbind(2)]
+    for q, k, v in cases:
+        for causal, scale in ((False, None), (True, 0.3)):
+            out, lse = flashcore.attention(q, k, v, causal=causal, softmax_scale=scale, return_lse=True)
+            want_out, want_lse = torch.ops.flashcore.attention_fwd(
+                q, k, v, causal, scale if scale is not None else q.shape[-1] ** -0.5)
+            assert out.is_contiguous() and out.shape == q.shape and lse.shape == want_lse.shape
+            assert torch.equal(out, want_out) and torch.equal(lse, want_lse)
+    assert taken == [True] * 4
+
+
+def test_input_requiring_grad_is_recorded_by_autograd():
+    q, k, v = fresh_inputs(1, 2, 64, 64, 64, torch.float16, 3)
+    v.requires_grad_(True)
+    out = flashcore.attention(q, k, v)
+    assert out.requires_grad and out.grad_fn is not None
+    with torch.no_grad():
+        assert not flashcore.attention(q, k, v).requires_grad
+
+
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
 def test_torch_compile_traces_the_custom_op(backend):
     q, k, v = fresh_inputs(2, 4, 128, 128, 64, torch.bfloat16, 5)
