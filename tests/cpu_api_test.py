@@ -15,6 +15,7 @@ from flashcore import _attention
 from flashcore.reference import attention_reference, causal_mask
 
 ARCHS = ("sm80", "sm89", "sm90a")
+PTX_ARCHS = ("sm80_ptx", "sm89_ptx")  # test-only libraries (FLASHCORE_FORCE_ARCH)
 
 
 def test_interpreter_is_the_project_venv():
@@ -25,7 +26,8 @@ def test_interpreter_is_the_project_venv():
 def test_build_info_lists_every_compiled_kernel():
     info = flashcore.build_info()
     got = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["kernels"]}
-    want = {(a, t, d, c) for a in ARCHS for t in ("fp16", "bf16") for d in (64, 128) for c in (False, True)}
+    want = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in (64, 128)
+            for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
     assert info["cuda_runtime_version"] == 13000
@@ -94,6 +96,13 @@ def test_select_arch_maps_capability_to_library(capability, arch):
 def test_uncovered_gpu_arch_raises(capability):
     with pytest.raises(RuntimeError, match="no kernels for a GPU of compute capability %d.%d" % capability):
         flashcore.select_arch(capability)
+
+
+def test_select_arch_never_picks_a_test_only_ptx_library():
+    assert {flashcore.select_arch(c) for c in ((8, 0), (8, 9), (9, 0))} == {"sm80", "sm89", "sm90a"}
+    with pytest.raises(RuntimeError, match="compiled archs: sm80, sm89;"):
+        flashcore.select_arch((9, 0), compiled_archs={"sm80", "sm89"})
+    assert _attention._production_archs() == frozenset(ARCHS)
 
 
 def test_arch_missing_from_build_raises():
@@ -199,7 +208,8 @@ def _fwd_args(**overrides):
 
 def test_extension_rejects_unknown_arch_dtype_and_kernel():
     from flashcore import _C
-    with pytest.raises(ValueError, match="arch must be one of sm80, sm89, sm90a, got 'sm75'"):
+    with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a \(test-only: sm80_ptx, "
+                                         r"sm89_ptx\), got 'sm75'"):
         _C.fwd(**_fwd_args(arch="sm75"))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.fwd(**_fwd_args(dtype="fp32"))

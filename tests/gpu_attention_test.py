@@ -152,6 +152,56 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype):
                       flashcore=ours, torch_math=theirs))
 
 
+# The sm80 / sm89 code on this GPU: test-only libraries compiled to PTX only (compute_80 /
+# compute_89), JIT-compiled by the driver, selected by name (kernels/defs.bzl PTX_ARCHS).
+PTX_ARCHS = ["sm80_ptx", "sm89_ptx"]
+PTX_SHAPES = [(2, 3, 17, 17), (1, 2, 129, 129), (2, 2, 1000, 1000), (1, 2, 300, 17), (1, 1, 1, 1000),
+              (1, 4, 255, 511), (8, 32, 512, 512)]
+
+
+@pytest.fixture
+def forced_arch(request):
+    _attention._set_forced_arch(request.param)
+    try:
+        yield request.param
+    finally:
+        _attention._set_forced_arch(None)
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("shape", PTX_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_variant_matches_float64_reference(forced_arch, shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
+                      seed=seed, flashcore=ours, torch_math=theirs))
+
+
+def _kernel_names(fn):
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [e.key for e in prof.key_averages() if "flash_fwd" in e.key]
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+def test_forced_arch_runs_that_library(forced_arch):
+    # The Arch enum value is a template argument of the kernel: 1080 / 1089 for the PTX libraries.
+    q, k, v = fresh_inputs(1, 2, 100, 100, 64, torch.float16, 5)
+    enum = {"sm80_ptx": "1080", "sm89_ptx": "1089"}[forced_arch]
+    names = _kernel_names(lambda: flashcore.attention(q, k, v))
+    assert names and all("Arch)%s" % enum in n for n in names), names
+    _attention._set_forced_arch(None)
+    names = _kernel_names(lambda: flashcore.attention(q, k, v))
+    assert names and not any("Arch)%s" % enum in n for n in names), names
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_strided_inputs_and_custom_scale(dtype):
     # q, k, v as views of one packed (batch, seq, 3, heads, dim) tensor: non-contiguous strides.
