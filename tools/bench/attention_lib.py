@@ -758,11 +758,9 @@ def time_ms(backend, fn, warmup_ms, rep_ms):
 
 def graph_time_ms(backend, fn, rep_ms):
     """Kernel-only time per call: fn's calls captured in a CUDA graph and replayed."""
-    import torch
-    from triton.testing import do_bench_cudagraph
+    from triton.testing import do_bench_cudagraph  # captures on a side stream of its own
     with backend_context(backend):
-        with torch.cuda.stream(torch.cuda.Stream()):
-            return float(do_bench_cudagraph(fn, rep=rep_ms, return_mode="median"))
+        return float(do_bench_cudagraph(fn, rep=rep_ms, return_mode="median"))
 
 
 def host_calls_for(config, est_ms):
