@@ -68,8 +68,11 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   cudaError_t err;
   {
     py::gil_scoped_release release;
-    // This cudart is our own static copy: its current device is independent of torch's.
-    err = cudaSetDevice(device);
+    // This cudart is our own static copy: its current device is independent of torch's. Set it
+    // only when it differs (a per-thread runtime query, cheaper than a set on every call).
+    int current = -1;
+    err = cudaGetDevice(&current);
+    if (err == cudaSuccess && current != device) err = cudaSetDevice(device);
     if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
   }
   if (err != cudaSuccess) throw_cuda("forward kernel launch", err);
