@@ -181,6 +181,24 @@ def test_make_fx_traces_the_custom_op(spy, monkeypatch):
     assert spy.calls == 0
 
 
+def test_torch_compile_traces_the_custom_op_not_the_direct_path(spy, monkeypatch):
+    # CPU stand-ins for the CUDA-only parts; dynamo must fold is_compiling() to True (fullgraph:
+    # anything it cannot trace fails) and record the custom op, never the direct path.
+    launched = []
+    monkeypatch.setattr(_attention, "_check_inputs", lambda q, k, v, causal, scale: 0.125)
+    monkeypatch.setattr(_attention, "_launch", lambda q, k, v, out, lse, causal, scale: launched.append(
+        (out.zero_(), lse.zero_())))
+    torch._dynamo.reset()
+    try:
+        f = torch.compile(lambda q, k, v: flashcore.attention(q, k, v) + 1, backend="aot_eager", fullgraph=True)
+        q = t(*GOOD["q"])
+        out = f(q, q, q)
+    finally:
+        torch._dynamo.reset()
+    assert out.shape == q.shape and bool((out == 1).all())
+    assert len(launched) == 1 and spy.calls == 0
+
+
 def test_direct_path_declines_non_cuda_inputs_so_the_checks_report():
     # The real _direct on CPU tensors must hand back None (never launch), whatever the input.
     q, k, v = t(*GOOD["q"]), t(*GOOD["k"]), t(*GOOD["v"])
