@@ -22,7 +22,9 @@ const char* to_string(DType dtype);
 const char* to_string(Arch arch);
 
 // Tensors are (batch, seqlen, heads, head_dim) with a unit stride on head_dim; strides are in
-// elements. lse is float32 (batch, heads, seqlen_q), contiguous.
+// elements. lse is float32 (batch, heads, seqlen_q), contiguous, or null: then every kernel must
+// leave it unwritten (flashcore.attention's eager path passes null unless return_lse=True, which
+// saves an allocation per call).
 struct FwdParams {
   const void* q;
   const void* k;

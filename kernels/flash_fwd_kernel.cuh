@@ -100,7 +100,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride + head * p.k_head_stride;
   const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride + head * p.v_head_stride;
   auto* o = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-  float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+  // lse may be null (the caller did not ask for it): then it is not written.
+  float* lse = p.lse == nullptr ? nullptr : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 
   // Bottom-right causal alignment: query i sees keys j <= i + (seqlen_k - seqlen_q).
   const int diag = p.seqlen_k - p.seqlen_q;
@@ -262,7 +263,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
         const uint32_t packed = Traits::pack2(acc_o[t][2 * h] * inv, acc_o[t][2 * h + 1] * inv);
         *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
       }
-      if (tig == 0) lse[row] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
+      if (tig == 0 && lse != nullptr) lse[row] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
     }
   }
 }

@@ -131,9 +131,9 @@ class _Spy:
     def __init__(self):
         self.calls = 0
 
-    def __call__(self, q, k, v, causal, softmax_scale):
+    def __call__(self, q, k, v, causal, softmax_scale, return_lse):
         self.calls += 1
-        return ("direct-out", "direct-lse")
+        return ("direct-out", "direct-lse") if return_lse else "direct-out"
 
 
 @pytest.fixture
@@ -202,9 +202,9 @@ def test_torch_compile_traces_the_custom_op_not_the_direct_path(spy, monkeypatch
 def test_direct_path_declines_non_cuda_inputs_so_the_checks_report():
     # The real _direct on CPU tensors must hand back None (never launch), whatever the input.
     q, k, v = t(*GOOD["q"]), t(*GOOD["k"]), t(*GOOD["v"])
-    assert _attention._direct(q, k, v, False, None) is None
-    assert _attention._direct(q, k, v, 1, None) is None
-    assert _attention._direct(q, k, v, False, float("inf")) is None
+    assert _attention._direct(q, k, v, False, None, False) is None
+    assert _attention._direct(q, k, v, 1, None, True) is None
+    assert _attention._direct(q, k, v, False, float("inf"), False) is None
 
 
 def test_forced_arch_must_name_a_compiled_library():

@@ -235,11 +235,12 @@ _FLOAT32 = torch.float32
 _DEFAULT_SCALE = {d: 1.0 / math.sqrt(d) for d in SUPPORTED_HEAD_DIMS}  # as _check_inputs computes it
 
 
-def _direct(q, k, v, causal, softmax_scale):
-    """The eager fast path: launches without the custom-op dispatcher and returns (out, lse), or
-    returns None for anything it does not handle itself (then the caller runs _check_inputs, which
-    raises the precise error, and the custom op). Its checks are the same as _check_inputs' and
-    _launch's, only cheaper; an input they are unsure about goes the slow way."""
+def _direct(q, k, v, causal, softmax_scale, return_lse):
+    """The eager fast path: launches without the custom-op dispatcher and returns out, or (out,
+    lse) with return_lse, or None for anything it does not handle itself (then the caller runs
+    _check_inputs, which raises the precise error, and the custom op). Its checks are the same as
+    _check_inputs' and _launch's, only cheaper; an input they are unsure about goes the slow way.
+    Without return_lse no lse is allocated: the kernels skip a null lse."""
     dtype = q.dtype
     if k.dtype is not dtype or v.dtype is not dtype or (causal is not True and causal is not False):
         return None
@@ -274,14 +275,14 @@ def _direct(q, k, v, causal, softmax_scale):
     if (q_ptr | k_ptr | v_ptr) & 15:
         return None
     out = q.new_empty(qs)
-    lse = q.new_empty((batch, heads, seqlen_q), dtype=_FLOAT32)
+    lse = q.new_empty((batch, heads, seqlen_q), dtype=_FLOAT32) if return_lse else None
     row = heads * head_dim
     _C.fwd(device, _forced_arch or _device_arch(device), dtype_name,
-           q_ptr, k_ptr, v_ptr, out.data_ptr(), lse.data_ptr(),
+           q_ptr, k_ptr, v_ptr, out.data_ptr(), lse.data_ptr() if return_lse else 0,
            batch, heads, seqlen_q, seqlen_k, head_dim,
            qst[:3], kst[:3], vst[:3], (seqlen_q * row, row, head_dim),
            softmax_scale, causal, _raw_stream(device))
-    return out, lse
+    return (out, lse) if return_lse else out
 
 
 def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False):
@@ -300,9 +301,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False):
     if not _is_compiling() and type(q) is _Tensor and type(k) is _Tensor and type(v) is _Tensor \
             and not (_is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)) \
             and _dispatch_stack_len() == 0 and not _function_mode_enabled() and _is_tracing() is None:
-        res = _direct(q, k, v, causal, softmax_scale)
+        res = _direct(q, k, v, causal, softmax_scale, return_lse)
         if res is not None:
-            return res if return_lse else res[0]
+            return res
     scale = _check_inputs(q, k, v, causal, softmax_scale)
     out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale)
     return (out, lse) if return_lse else out
