@@ -17,7 +17,7 @@
 # columns; (3) flashcore through the test-only sm80_ptx and sm89_ptx libraries on a few rows,
 # correctness only. Results: $OUT/results.tgz (suite logs/XML, bench JSON/PNG) and
 # $OUT/summary.json, $OUT/attention.json, $OUT/bench.log. Exit status: the suite's, or the bench's
-# if the suite passed. Fits one 10-minute device call (suite ~2-4 min, bench ~2-3 min).
+# if the suite passed. Bounded to 9.5 minutes (timeouts 300 + 170 + 2 x 45 s) for one 10-minute device call.
 set -u
 OUT=${OUT:-/tmp/flashcore_out}
 ROOT=$PWD
@@ -37,21 +37,21 @@ tar xzf "$ROOT/.bundle/gpu_${kind}_bundle.tar.gz" -C "$WORK/suite"
 tar xzf "$ROOT/.bundle/attention_bundle.tar.gz" -C "$WORK/bench"
 
 echo "=== GPU suite on ${gpu} ==="
-(cd "$WORK/suite" && timeout 330 python3 bundle/run.py --timeout 320 --out "$WORK/results")
+(cd "$WORK/suite" && timeout 300 python3 bundle/run.py --timeout 290 --out "$WORK/results")
 rc_suite=$?
 
 # The table rows plus the seed shape, fp16 and bf16 at the two head dims.
 ROWS="seed,bf16:d128:full:s16384,bf16:d128:causal:s4096,fp16:d64:full:s2048,bf16:d64:causal:s8192"
 ROWS="$ROWS,fp16:d128:full:s512,fp16:d128:causal:s1024,bf16:d64:full:s1024"
 echo "=== benchmark ==="
-(cd "$WORK/bench" && timeout 200 python3 bundle/run.py -- --out_dir="$WORK/bench_out" \
+(cd "$WORK/bench" && timeout 170 python3 bundle/run.py -- --out_dir="$WORK/bench_out" \
     --rows="$ROWS" --warmup_ms=25 --rep_ms=100 --host_calls=2000 --host_budget_ms=200) \
     2>&1 | tee "$OUT/bench.log"
 rc_bench=${PIPESTATUS[0]}
 
 for arch in sm80_ptx sm89_ptx; do
   echo "=== flashcore through ${arch} (correctness only) ==="
-  (cd "$WORK/bench" && timeout 60 python3 bundle/run.py -- --out_dir="$WORK/bench_${arch}" \
+  (cd "$WORK/bench" && timeout 45 python3 bundle/run.py -- --out_dir="$WORK/bench_${arch}" \
       --force_arch=${arch} --rows=seed,d128:causal:s1024,d64:full:s2048 --backends=flashcore,flash \
       --noprofile_kernels --nokernel_timing --host_calls=0 --warmup_ms=5 --rep_ms=10) \
       2>&1 | tail -15 | tee -a "$OUT/bench.log"
