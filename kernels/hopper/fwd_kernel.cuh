@@ -366,7 +366,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     float inv[2], lse_row[2];
     softmax.finish(inv, lse_row);
     Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-    float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+    // p.lse may be null (FwdParams contract: the eager path without return_lse): then no lse.
+    float* lse = p.lse == nullptr ? nullptr : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int row = row_base + 8 * h;
@@ -377,7 +378,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
               Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
         }
-        if (lane % 4 == 0) lse[row] = lse_row[h];
+        if (lse != nullptr && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
   }
