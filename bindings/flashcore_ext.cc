@@ -87,7 +87,6 @@ py::dict build_info() {
   info["cuda_runtime_version"] = CUDART_VERSION;
   info["nvcc_version"] = kNvccVersion;
   info["host_compiler"] = std::string(kHostCompilerId) + " " + __VERSION__;
-  info["revision"] = kSourceRevision;
   info["cudart"] = "static";
   return info;
 }
@@ -105,5 +104,5 @@ PYBIND11_MODULE(_C, m) {
         "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
         "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous.");
   m.def("build_info", &flashcore::build_info,
-        "Compiled (arch, dtype, head_dim, causal) kernels, CUDA and host compiler versions, revision.");
+        "Compiled (arch, dtype, head_dim, causal) kernels, CUDA and host compiler versions.");
 }
