@@ -20,11 +20,15 @@ python3 -m venv --system-site-packages "$work/venv" 2> "$out/venv.err" \
   || python3 -m venv --system-site-packages --without-pip "$work/venv"
 vpy=$work/venv/bin/python3
 echo "$torch_site" > "$("$vpy" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/flashcore_host_site.pth"
-if "$vpy" -m pip --version > /dev/null 2>&1; then
-  "$vpy" -m pip install --no-deps --no-index --no-cache-dir --disable-pip-version-check "$wheel" 2>&1 | tee "$out/pip.txt"
-else
-  python3 -m pip --python "$vpy" install --no-deps --no-index --no-cache-dir --disable-pip-version-check "$wheel" 2>&1 | tee "$out/pip.txt"
+pip_opts=(install --no-deps --no-index --no-cache-dir --disable-pip-version-check "$wheel")
+if "$vpy" -m pip --version > /dev/null 2>&1; then             # the venv's own pip
+  "$vpy" -m pip "${pip_opts[@]}" 2>&1 | tee "$out/pip.txt"
+elif python3 -m pip --version > /dev/null 2>&1; then          # the host's pip, aimed at the venv
+  python3 -m pip --python "$vpy" "${pip_opts[@]}" 2>&1 | tee "$out/pip.txt"
+else                                                          # a uv-made python3 has no pip
+  uv pip install --python "$vpy" --no-deps --offline "$wheel" 2>&1 | tee "$out/pip.txt"
 fi
+[ "${PIPESTATUS[0]}" = 0 ] || { echo "gpu_installed_wheel_test: installing $wheel failed" >&2; exit 1; }
 cp "$repo/tests/gpu_attention_test.py" "$work/"
 cd "$work"
 "$vpy" - "$work/venv" > "$out/build_info.json" <<'PY'
