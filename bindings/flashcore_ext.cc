@@ -150,7 +150,6 @@ py::dict build_info() {
   info["cuda_runtime_version"] = CUDART_VERSION;
   info["nvcc_version"] = kNvccVersion;
   info["host_compiler"] = std::string(kHostCompilerId) + " " + __VERSION__;
-  info["revision"] = kSourceRevision;
   info["cudart"] = "static";
   return info;
 }
@@ -182,5 +181,5 @@ PYBIND11_MODULE(_C, m) {
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
-        "('bwd_kernels'), CUDA and host compiler versions, revision.");
+        "('bwd_kernels'), CUDA and host compiler versions.");
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 from typing import Optional
@@ -24,9 +25,18 @@ _GRID_LIMIT = 65535  # batch and heads map to grid.z and grid.y
 
 
 def build_info() -> dict:
-    """What this build of the extension holds: kernels (arch, dtype, head_dim, causal), CUDA
-    runtime and nvcc versions, host compiler, source revision."""
-    return dict(_C.build_info())
+    """What this build holds. From the extension: kernels (arch, dtype, head_dim, causal), CUDA
+    runtime and nvcc versions, host compiler. From an installed wheel (flashcore/_build_info.json,
+    the facts its provenance record lists): name, version, exact source revision, wheel tag,
+    Bazel and its packages, every toolchain archive's sha256, host compiler version, compile
+    flags per kernel library. "from_wheel" says which of the two this is."""
+    info = dict(_C.build_info())
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_build_info.json")
+    info["from_wheel"] = os.path.exists(path)
+    if info["from_wheel"]:
+        with open(path, encoding="utf-8") as f:
+            info.update(json.load(f))
+    return info
 
 
 @functools.cache
