@@ -11,8 +11,9 @@
 #   GPU machine (device tool, carry [".bundle"]):
 #     bash tools/bench/gpu_suite_and_bench.sh
 #
-# Steps: (1) the GPU suite of this GPU's kind (includes the sm80_ptx/sm89_ptx variants, the direct
-# eager path, torch.compile, CUDA graphs, memcheck); (2) the benchmark on the rows, every
+# Steps: (1) the GPU suites of this GPU's kind, forward and backward (gpu_<kind> and gpu_<kind>_bwd
+# from the one bundle; the forward one includes the sm80_ptx/sm89_ptx variants, the direct eager
+# path, torch.compile, CUDA graphs, memcheck); (2) the forward benchmark on the rows, every
 # backend in one process: do_bench, kernel-only (CUDA-graph replay) and host-bound (us/call)
 # columns; (3) flashcore through the test-only sm80_ptx and sm89_ptx libraries on a few rows,
 # correctness only. Results: $OUT/results.tgz (suite logs/XML, bench JSON/PNG) and
