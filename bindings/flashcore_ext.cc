@@ -31,7 +31,10 @@ Arch parse_arch(const std::string& s) {
   if (s == "sm80") return Arch::kSm80;
   if (s == "sm89") return Arch::kSm89;
   if (s == "sm90a") return Arch::kSm90a;
-  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a, got '" + s + "'");
+  if (s == "sm80_ptx") return Arch::kSm80Ptx;
+  if (s == "sm89_ptx") return Arch::kSm89Ptx;
+  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a (test-only: sm80_ptx, sm89_ptx), got '" +
+                        s + "'");
 }
 
 [[noreturn]] void throw_cuda(const char* what, cudaError_t err) {
@@ -66,8 +69,11 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   cudaError_t err;
   {
     py::gil_scoped_release release;
-    // This cudart is our own static copy: its current device is independent of torch's.
-    err = cudaSetDevice(device);
+    // This cudart is our own static copy: its current device is independent of torch's. Set it
+    // only when it differs (a per-thread runtime query, cheaper than a set on every call).
+    int current = -1;
+    err = cudaGetDevice(&current);
+    if (err == cudaSuccess && current != device) err = cudaSetDevice(device);
     if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
   }
   if (err != cudaSuccess) throw_cuda("forward kernel launch", err);
@@ -144,7 +150,6 @@ py::dict build_info() {
   info["cuda_runtime_version"] = CUDART_VERSION;
   info["nvcc_version"] = kNvccVersion;
   info["host_compiler"] = std::string(kHostCompilerId) + " " + __VERSION__;
-  info["revision"] = kSourceRevision;
   info["cudart"] = "static";
   return info;
 }
@@ -176,5 +181,5 @@ PYBIND11_MODULE(_C, m) {
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
-        "('bwd_kernels'), CUDA and host compiler versions, revision.");
+        "('bwd_kernels'), CUDA and host compiler versions.");
 }

@@ -29,6 +29,17 @@ ARCHS = {
     "sm90a": struct(enum = "Arch::kSm90a", spec = "compute_90a:sm_90a"),
 }
 
+# Test-only libraries: the sm80 / sm89 code compiled to PTX only ("compute_XY": no SASS), which
+# the driver JIT-compiles for the GPU at hand, so the GPU suite can run that code on a Hopper
+# (FLASHCORE_FORCE_ARCH, tests/gpu_attention_test.py). Registered under their own names and
+# never picked by flashcore.select_arch. Forward only: the backward libraries are built for ARCHS.
+PTX_ARCHS = {
+    "sm80_ptx": struct(enum = "Arch::kSm80Ptx", spec = "compute_80"),
+    "sm89_ptx": struct(enum = "Arch::kSm89Ptx", spec = "compute_89"),
+}
+
+ALL_ARCHS = ARCHS | PTX_ARCHS
+
 # A mainloop: the header that defines it and its launcher, formatted with the instantiation's
 # enums. The mma.sync kernels (Ampere/Ada, also built for Hopper) and the TMA + wgmma forward.
 def _mainloop(kernel_header, launcher):
@@ -40,7 +51,13 @@ _SM80_BWD = _mainloop("kernels/flash_bwd_kernel.cuh", "launch_bwd<{arch_enum}, {
 
 # pass -> (params type, registry key type, mainloop per arch); the TU template is shared.
 PASSES = {
-    "fwd": struct(params = "FwdParams", key = "FwdKernelKey", mainloops = {"sm80": _SM80_FWD, "sm89": _SM80_FWD, "sm90a": _SM90A_FWD}),
+    "fwd": struct(params = "FwdParams", key = "FwdKernelKey", mainloops = {
+        "sm80": _SM80_FWD,
+        "sm89": _SM80_FWD,
+        "sm90a": _SM90A_FWD,
+        "sm80_ptx": _SM80_FWD,
+        "sm89_ptx": _SM80_FWD,
+    }),
     "bwd": struct(params = "BwdParams", key = "BwdKernelKey", mainloops = {"sm80": _SM80_BWD, "sm89": _SM80_BWD, "sm90a": _SM80_BWD}),
 }
 
@@ -64,8 +81,10 @@ const bool kRegistered = register_{pass_}_kernel(
 
 def _kernel_instantiation_impl(ctx):
     dtype = DTYPES[ctx.attr.dtype]
-    arch = ARCHS[ctx.attr.arch]
+    arch = ALL_ARCHS[ctx.attr.arch]
     pass_ = PASSES[ctx.attr.pass_]
+    if ctx.attr.arch not in pass_.mainloops:
+        fail("no %s mainloop for arch %s" % (ctx.attr.pass_, ctx.attr.arch))
     mainloop = pass_.mainloops[ctx.attr.arch]
     enums = dict(
         dtype_enum = dtype.enum,
@@ -91,7 +110,7 @@ kernel_instantiation = rule(
         "pass_": attr.string(mandatory = True, values = PASSES.keys()),
         "out": attr.output(mandatory = True),
         "dtype": attr.string(mandatory = True, values = DTYPES.keys()),
-        "arch": attr.string(mandatory = True, values = ARCHS.keys()),
+        "arch": attr.string(mandatory = True, values = ALL_ARCHS.keys()),
         "head_dim": attr.int(mandatory = True),
         "causal": attr.bool(mandatory = True),
     },
@@ -127,7 +146,7 @@ def flash_kernel_library(name, pass_, dtype, arch, head_dims, deps = [], **kwarg
         srcs = srcs,
         hdrs = [DTYPES[dtype].header.removeprefix("kernels/")],
         deps = deps,
-        archs = [ARCHS[arch].spec],
+        archs = [ALL_ARCHS[arch].spec],
         local_defines = DTYPES[dtype].local_defines,
         alwayslink = True,
         tags = ["flashcore-dtype=" + dtype, "flashcore-arch=" + arch, "flashcore-pass=" + pass_],

@@ -13,13 +13,18 @@ namespace flashcore {
 
 enum class DType : int { kFp16 = 0, kBf16 = 1 };
 // One value per compiled target; kSm90a is Hopper's arch-specific target (wgmma/setmaxnreg).
-enum class Arch : int { kSm80 = 80, kSm89 = 89, kSm90a = 90 };
+// kSm80Ptx / kSm89Ptx: test-only libraries of the sm80 / sm89 code compiled to PTX only (JIT by
+// the driver, e.g. on Hopper, so the GPU suite can check that code where no A100/L4 is lent);
+// never chosen by the production dispatch (flashcore.select_arch).
+enum class Arch : int { kSm80 = 80, kSm89 = 89, kSm90a = 90, kSm80Ptx = 1080, kSm89Ptx = 1089 };
 
 const char* to_string(DType dtype);
 const char* to_string(Arch arch);
 
 // Tensors are (batch, seqlen, heads, head_dim) with a unit stride on head_dim; strides are in
-// elements. lse is float32 (batch, heads, seqlen_q), contiguous.
+// elements. lse is float32 (batch, heads, seqlen_q), contiguous, or null: then every kernel must
+// leave it unwritten (flashcore.attention's eager path passes null unless return_lse=True, which
+// saves an allocation per call).
 struct FwdParams {
   const void* q;
   const void* k;

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
@@ -70,8 +71,9 @@ __device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
   }
 }
 
-template <Arch kArch, class Traits, int kHeadDim, int kBlockM, int kBlockN, int kWarps, bool kCausal>
-__global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams p) {
+template <Arch kArch, class Traits, int kHeadDim, int kBlockM, int kBlockN, int kWarps, int kMinCtas,
+          bool kCausal>
+__global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const FwdParams p) {
   using Element = typename Traits::Element;
   constexpr int kThreads = kWarps * 32;
   constexpr int kKSteps = kHeadDim / 16;  // k16 steps of Q K^T
@@ -98,7 +100,8 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
   const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride + head * p.k_head_stride;
   const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride + head * p.v_head_stride;
   auto* o = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-  float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+  // lse may be null (the caller did not ask for it): then it is not written.
+  float* lse = p.lse == nullptr ? nullptr : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 
   // Bottom-right causal alignment: query i sees keys j <= i + (seqlen_k - seqlen_q).
   const int diag = p.seqlen_k - p.seqlen_q;
@@ -123,7 +126,12 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
     cp_async_commit();
   }
 
-  uint32_t q_frag[kKSteps][4];
+  // Q's fragments stay in registers across the loop for head_dim 64; for 128 at two CTAs per SM
+  // they would be 32 more registers per thread than fit without spilling, so there each k-step
+  // reloads its fragment from shared memory (where Q stays for the whole CTA).
+  constexpr bool kQInRegs = kHeadDim <= 64 || kMinCtas < 2;
+  uint32_t q_frag[kQInRegs ? kKSteps : 1][4];
+  const int q_ld_row = warp * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
 
   for (int j = 0; j < n_blocks; ++j) {
     const int stage = j & 1;
@@ -133,11 +141,24 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
 
     cp_async_wait<1>();  // Q and K_j have landed (V_j may still be in flight)
     __syncthreads();
-    if (j == 0) {
+    // Prefetch K_{j+1} and V_{j+1} into the other stages now, so that both loads overlap this
+    // whole step (S, softmax and P V): every warp finished reading those stages (S_{j-1} and
+    // P V_{j-1}) before the barrier above. The commits are unconditional so the group count
+    // stays fixed: after them the groups in flight are V_j, K_{j+1}, V_{j+1}.
+    if (j + 1 < n_blocks) {
+      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
+                                                           p.k_row_stride, n0 + kBlockN, p.seqlen_k);
+    }
+    cp_async_commit();
+    if (j + 1 < n_blocks) {
+      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
+                                                           p.v_row_stride, n0 + kBlockN, p.seqlen_k);
+    }
+    cp_async_commit();
+    if (kQInRegs && j == 0) {
 #pragma unroll
       for (int kk = 0; kk < kKSteps; ++kk) {
-        const int row = warp * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
-        ldmatrix_x4(q_frag[kk], smem_u32(sQ + swizzled<kHeadDim>(row, kk * 2 + lane / 16)));
+        ldmatrix_x4(q_frag[kQInRegs ? kk : 0], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
       }
     }
 
@@ -147,23 +168,17 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
     for (int t = 0; t < kNTiles; ++t) acc_s[t][0] = acc_s[t][1] = acc_s[t][2] = acc_s[t][3] = 0.f;
 #pragma unroll
     for (int kk = 0; kk < kKSteps; ++kk) {
+      const int qi = kQInRegs ? kk : 0;
+      if (!kQInRegs) ldmatrix_x4(q_frag[0], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
 #pragma unroll
       for (int nn = 0; nn < kNTiles / 2; ++nn) {
         uint32_t b[4];
         const int key = nn * 16 + (lane % 8) + (lane / 16) * 8;
         ldmatrix_x4(b, smem_u32(sKs + swizzled<kHeadDim>(key, kk * 2 + (lane / 8) % 2)));
-        Traits::mma_16x8x16(acc_s[2 * nn], q_frag[kk], b[0], b[1]);
-        Traits::mma_16x8x16(acc_s[2 * nn + 1], q_frag[kk], b[2], b[3]);
+        Traits::mma_16x8x16(acc_s[2 * nn], q_frag[qi], b[0], b[1]);
+        Traits::mma_16x8x16(acc_s[2 * nn + 1], q_frag[qi], b[2], b[3]);
       }
     }
-
-    // Prefetch K_{j+1} into the other stage: every warp finished reading it (S_{j-1}) before
-    // the barrier above. The commit is unconditional so the group count stays fixed.
-    if (j + 1 < n_blocks) {
-      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
-                                                           p.k_row_stride, n0 + kBlockN, p.seqlen_k);
-    }
-    cp_async_commit();
 
     // Scale to log2 units, mask, and update the online softmax.
     const bool needs_mask = (n0 + kBlockN > p.seqlen_k) || (kCausal && n0 + kBlockN - 1 > m0 + diag);
@@ -208,7 +223,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
       }
     }
 
-    cp_async_wait<1>();  // V_j has landed (K_{j+1} may still be in flight)
+    cp_async_wait<2>();  // V_j has landed (K_{j+1} and V_{j+1} may still be in flight)
     __syncthreads();
 
     // O += P V_j. The S accumulator layout of two n8 tiles is the A-operand layout of one k16
@@ -229,13 +244,6 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
         Traits::mma_16x8x16(acc_o[2 * dn + 1], a, b[2], b[3]);
       }
     }
-
-    // Prefetch V_{j+1}: every warp finished P V_{j-1} before the barrier above.
-    if (j + 1 < n_blocks) {
-      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
-                                                           p.v_row_stride, n0 + kBlockN, p.seqlen_k);
-    }
-    cp_async_commit();
   }
   cp_async_wait<0>();
 
@@ -255,7 +263,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_fwd_kernel(const FwdParams 
         const uint32_t packed = Traits::pack2(acc_o[t][2 * h] * inv, acc_o[t][2 * h + 1] * inv);
         *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
       }
-      if (tig == 0) lse[row] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
+      if (tig == 0 && lse != nullptr) lse[row] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
     }
   }
 }
@@ -268,16 +276,24 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr FwdTileShape kTile = fwd_tile_shape(kArch, kHeadDim);
   constexpr int kThreads = kTile.warps * 32;
   auto* kernel = &fwd::flash_fwd_kernel<kArch, Traits, kHeadDim, kTile.block_m, kTile.block_n,
-                                        kTile.warps, kCausal>;
-  constexpr size_t kSmemBytes =
-      static_cast<size_t>(kTile.block_m + 4 * kTile.block_n) * kHeadDim * sizeof(typename Traits::Element);
+                                        kTile.warps, kTile.min_ctas_per_sm, kCausal>;
+  constexpr size_t kSmemBytes = fwd_smem_bytes(kTile, kHeadDim);
+  static_assert(sizeof(typename Traits::Element) == 2, "fwd_smem_bytes counts 2-byte elements");
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
-  if (kSmemBytes > 48 * 1024) {
-    cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
+  if constexpr (kSmemBytes > 48 * 1024) {
+    // The opt-in is per device (context) and per kernel: made once per device, not per call.
+    static std::atomic<uint64_t> configured_devices{0};
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
     if (err != cudaSuccess) return err;
+    const uint64_t bit = device < 64 ? uint64_t{1} << device : 0;
+    if (bit == 0 || (configured_devices.load(std::memory_order_acquire) & bit) == 0) {
+      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
+      if (err != cudaSuccess) return err;
+      configured_devices.fetch_or(bit, std::memory_order_release);
+    }
   }
   const dim3 grid((p.seqlen_q + kTile.block_m - 1) / kTile.block_m, p.heads, p.batch);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p);

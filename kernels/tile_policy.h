@@ -9,9 +9,31 @@ struct FwdTileShape {
   int block_m;  // query rows per CTA (16 per warp: each warp owns one m16 MMA row tile)
   int block_n;  // keys per main-loop step
   int warps;
+  int min_ctas_per_sm = 1;  // __launch_bounds__ occupancy hint: caps registers at 64K / (min * threads)
 };
 
-// Same shape on every arch until the per-arch tuning issue; block_m must equal 16 * warps.
-constexpr FwdTileShape fwd_tile_shape(Arch /*arch*/, int /*head_dim*/) { return {64, 64, 4}; }
+// The arch whose code a library holds: the test-only PTX libraries compile the sm80/sm89 code.
+constexpr Arch code_arch(Arch arch) {
+  return arch == Arch::kSm80Ptx ? Arch::kSm80 : arch == Arch::kSm89Ptx ? Arch::kSm89 : arch;
+}
+
+// Shared memory per CTA is (block_m + 4 * block_n) * head_dim * 2 bytes (Q, and K and V double
+// buffered). Per thread the registers hold one 16-row slice: O (head_dim / 2 floats), Q fragments
+// (head_dim / 4) and S (block_n / 2), whatever block_m is, so 8 warps cost no more registers
+// than 4.
+//   sm80 / sm89: 128 rows, 8 warps (FA2's query tile). head_dim 64 with 64 keys: 48 KiB, two CTAs
+//     (16 warps) per SM on both A100 (164 KiB) and Ada (100 KiB). head_dim 128 with 32 keys:
+//     64 KiB, two CTAs on A100, one on Ada (64 keys would be 96 KiB: one CTA on either), and
+//     <= 128 registers per thread, which two 256-thread CTAs need.
+//   sm90a: unchanged 64 x 64, 4 warps, until the Hopper kernel (kernels/hopper/) replaces it.
+constexpr FwdTileShape fwd_tile_shape(Arch arch, int head_dim) {
+  return code_arch(arch) == Arch::kSm90a ? FwdTileShape{64, 64, 4}
+         : head_dim <= 64                ? FwdTileShape{128, 64, 8, 2}
+                                         : FwdTileShape{128, 32, 8, 2};
+}
+
+constexpr size_t fwd_smem_bytes(FwdTileShape tile, int head_dim) {
+  return static_cast<size_t>(tile.block_m + 4 * tile.block_n) * head_dim * 2;
+}
 
 }  // namespace flashcore

@@ -15,9 +15,19 @@ from flashcore import _attention
 from flashcore.reference import attention_reference, attention_reference_grads, causal_mask
 
 ARCHS = ("sm80", "sm89", "sm90a")
+PTX_ARCHS = ("sm80_ptx", "sm89_ptx")  # test-only libraries (FLASHCORE_FORCE_ARCH)
+
+
+# Set by tests/wheel/installed_wheel_test.py, which runs this file against an installed wheel.
+INSTALLED_VENV = os.environ.get("FLASHCORE_INSTALLED_WHEEL_VENV")
 
 
 def test_interpreter_is_the_project_venv():
+    if INSTALLED_VENV:  # a venv over the project venv, flashcore installed from the wheel into it
+        assert os.path.realpath(sys.prefix) == os.path.realpath(INSTALLED_VENV)
+        assert os.path.realpath(flashcore.__file__).startswith(os.path.realpath(INSTALLED_VENV) + os.sep)
+        assert os.path.realpath(torch.__file__).startswith(os.path.realpath(venv_info.VENV_PREFIX) + os.sep)
+        return
     assert os.path.realpath(sys.prefix) == os.path.realpath(venv_info.VENV_PREFIX), (
         "tests must run on the venv made from tools/python/requirements.lock, got %s" % sys.prefix)
 
@@ -25,16 +35,23 @@ def test_interpreter_is_the_project_venv():
 def test_build_info_lists_every_compiled_kernel():
     info = flashcore.build_info()
     got = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["kernels"]}
-    want = {(a, t, d, c) for a in ARCHS for t in ("fp16", "bf16") for d in (64, 128) for c in (False, True)}
+    want = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in (64, 128)
+            for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
     got_bwd = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["bwd_kernels"]}
-    assert got_bwd == want
-    assert len(info["bwd_kernels"]) == len(want)
+    # The backward is built for the production archs only (the PTX test libraries are forward-only).
+    want_bwd = {(a, t, d, c) for a in ARCHS for t in ("fp16", "bf16") for d in (64, 128) for c in (False, True)}
+    assert got_bwd == want_bwd
+    assert len(info["bwd_kernels"]) == len(want_bwd)
     assert info["cuda_runtime_version"] == 13000
     assert "cuda_13.0" in info["nvcc_version"]
     assert info["host_compiler"].startswith("gcc ")
-    assert info["revision"] and info["revision"] != "unknown"
+    # The revision is kept out of _C.so (a new commit must not rebuild it or invalidate cached
+    # tests); an installed wheel adds it from flashcore/_build_info.json.
+    assert info["from_wheel"] == bool(INSTALLED_VENV)
+    if not INSTALLED_VENV:
+        assert "revision" not in info
     assert info["cudart"] == "static"
 
 
@@ -99,6 +116,13 @@ def test_select_arch_maps_capability_to_library(capability, arch):
 def test_uncovered_gpu_arch_raises(capability):
     with pytest.raises(RuntimeError, match="no kernels for a GPU of compute capability %d.%d" % capability):
         flashcore.select_arch(capability)
+
+
+def test_select_arch_never_picks_a_test_only_ptx_library():
+    assert {flashcore.select_arch(c) for c in ((8, 0), (8, 9), (9, 0))} == {"sm80", "sm89", "sm90a"}
+    with pytest.raises(RuntimeError, match="compiled archs: sm80, sm89;"):
+        flashcore.select_arch((9, 0), compiled_archs={"sm80", "sm89"})
+    assert _attention._production_archs() == frozenset(ARCHS)
 
 
 def test_arch_missing_from_build_raises():
@@ -204,6 +228,96 @@ def test_fake_impl_gives_shapes_without_a_gpu():
     assert lse.shape == (2, 4, 17) and lse.dtype == torch.float32
 
 
+# --- the eager fast path's gate (the launch itself needs a GPU: gpu_attention_test) ----------
+
+class _Spy:
+    """Stands in for _attention._direct: records that the fast path was tried."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, q, k, v, causal, softmax_scale, return_lse):
+        self.calls += 1
+        return ("direct-out", "direct-lse") if return_lse else "direct-out"
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    s = _Spy()
+    monkeypatch.setattr(_attention, "_direct", s)
+    return s
+
+
+def test_plain_eager_call_takes_the_direct_path(spy):
+    assert call() == "direct-out"
+    assert call(return_lse=True) == ("direct-out", "direct-lse")
+    q = t(*GOOD["q"]).requires_grad_(True)
+    with torch.no_grad():  # grad mode off: autograd records nothing, so no need for the op
+        assert call(q=q) == "direct-out"
+    assert spy.calls == 3
+
+
+@pytest.mark.parametrize("which", ["q", "k", "v"])
+def test_input_requiring_grad_goes_through_the_custom_op(spy, which):
+    # The custom op (with its autograd registration) must see it; on CPU it then fails the device
+    # check, which proves the op path ran the full checks.
+    kw = {which: t(*GOOD[which]).requires_grad_(True)}
+    with pytest.raises(ValueError, match="must be CUDA tensors"):
+        call(**kw)
+    assert spy.calls == 0
+
+
+def test_fake_tensor_mode_goes_through_the_custom_op(spy):
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        q = torch.empty(2, 17, 4, 64, device="meta", dtype=torch.float16)
+        k = torch.empty(2, 33, 4, 64, device="meta", dtype=torch.float16)
+        with pytest.raises(ValueError, match="must be CUDA tensors"):
+            flashcore.attention(q, k, k)
+    assert spy.calls == 0
+
+
+def test_make_fx_traces_the_custom_op(spy, monkeypatch):
+    from torch.fx.experimental.proxy_tensor import make_fx
+    monkeypatch.setattr(_attention, "_check_inputs", lambda q, k, v, causal, scale: 0.125)
+    q = torch.empty(2, 17, 4, 64, device="meta", dtype=torch.float16)
+    gm = make_fx(lambda q, k, v: flashcore.attention(q, k, v), tracing_mode="fake")(q, q, q)
+    assert "flashcore.attention_fwd" in gm.code
+    assert spy.calls == 0
+
+
+def test_torch_compile_traces_the_custom_op_not_the_direct_path(spy, monkeypatch):
+    # CPU stand-ins for the CUDA-only parts; dynamo must fold is_compiling() to True (fullgraph:
+    # anything it cannot trace fails) and record the custom op, never the direct path.
+    launched = []
+    monkeypatch.setattr(_attention, "_check_inputs", lambda q, k, v, causal, scale: 0.125)
+    monkeypatch.setattr(_attention, "_launch", lambda q, k, v, out, lse, causal, scale: launched.append(
+        (out.zero_(), lse.zero_())))
+    torch._dynamo.reset()
+    try:
+        f = torch.compile(lambda q, k, v: flashcore.attention(q, k, v) + 1, backend="aot_eager", fullgraph=True)
+        q = t(*GOOD["q"])
+        out = f(q, q, q)
+    finally:
+        torch._dynamo.reset()
+    assert out.shape == q.shape and bool((out == 1).all())
+    assert len(launched) == 1 and spy.calls == 0
+
+
+def test_direct_path_declines_non_cuda_inputs_so_the_checks_report():
+    # The real _direct on CPU tensors must hand back None (never launch), whatever the input.
+    q, k, v = t(*GOOD["q"]), t(*GOOD["k"]), t(*GOOD["v"])
+    assert _attention._direct(q, k, v, False, None, False) is None
+    assert _attention._direct(q, k, v, 1, None, True) is None
+    assert _attention._direct(q, k, v, False, float("inf"), False) is None
+
+
+def test_forced_arch_must_name_a_compiled_library():
+    with pytest.raises(ValueError, match="FLASHCORE_FORCE_ARCH='sm75' names no compiled kernel library"):
+        _attention._set_forced_arch("sm75")
+    assert _attention._forced_arch is None
+
+
 # --- the extension's own errors (no GPU here: a launch must fail with CUDA's error text) ------
 
 def _fwd_args(**overrides):
@@ -217,7 +331,8 @@ def _fwd_args(**overrides):
 
 def test_extension_rejects_unknown_arch_dtype_and_kernel():
     from flashcore import _C
-    with pytest.raises(ValueError, match="arch must be one of sm80, sm89, sm90a, got 'sm75'"):
+    with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a \(test-only: sm80_ptx, "
+                                         r"sm89_ptx\), got 'sm75'"):
         _C.fwd(**_fwd_args(arch="sm75"))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.fwd(**_fwd_args(dtype="fp32"))
@@ -248,8 +363,10 @@ def _bwd_args(**overrides):
 def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     from flashcore import _C
     assert _C.bwd_block_m == 64
-    with pytest.raises(ValueError, match="arch must be one of sm80, sm89, sm90a, got 'sm75'"):
+    with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a \(test-only: sm80_ptx, sm89_ptx\), got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16"):
+        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16"))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.bwd(**_bwd_args(dtype="fp32"))
     with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):

@@ -152,6 +152,56 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype):
                       flashcore=ours, torch_math=theirs))
 
 
+# The sm80 / sm89 code on this GPU: test-only libraries compiled to PTX only (compute_80 /
+# compute_89), JIT-compiled by the driver, selected by name (kernels/defs.bzl PTX_ARCHS).
+PTX_ARCHS = ["sm80_ptx", "sm89_ptx"]
+PTX_SHAPES = [(2, 3, 17, 17), (1, 2, 129, 129), (2, 2, 1000, 1000), (1, 2, 300, 17), (1, 1, 1, 1000),
+              (1, 4, 255, 511), (8, 32, 512, 512)]
+
+
+@pytest.fixture
+def forced_arch(request):
+    _attention._set_forced_arch(request.param)
+    try:
+        yield request.param
+    finally:
+        _attention._set_forced_arch(None)
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("shape", PTX_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_variant_matches_float64_reference(forced_arch, shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
+                      seed=seed, flashcore=ours, torch_math=theirs))
+
+
+def _kernel_names(fn):
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [e.key for e in prof.key_averages() if "flash_fwd" in e.key]
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+def test_forced_arch_runs_that_library(forced_arch):
+    # The Arch enum value is a template argument of the kernel: 1080 / 1089 for the PTX libraries.
+    q, k, v = fresh_inputs(1, 2, 100, 100, 64, torch.float16, 5)
+    enum = {"sm80_ptx": "1080", "sm89_ptx": "1089"}[forced_arch]
+    names = _kernel_names(lambda: flashcore.attention(q, k, v))
+    assert names and all("Arch)%s" % enum in n for n in names), names
+    _attention._set_forced_arch(None)
+    names = _kernel_names(lambda: flashcore.attention(q, k, v))
+    assert names and not any("Arch)%s" % enum in n for n in names), names
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_strided_inputs_and_custom_scale(dtype):
     # q, k, v as views of one packed (batch, seq, 3, heads, dim) tensor: non-contiguous strides.
@@ -187,6 +237,41 @@ def test_runs_on_current_stream():
         out = flashcore.attention(q, k, v)
     s.synchronize()
     assert rel_err(out, attention_reference(q, k, v)[0]) < 5e-3
+
+
+def test_direct_path_is_taken_and_matches_the_custom_op(monkeypatch):
+    taken = []
+    real = _attention._direct
+
+    def spy(*args):
+        res = real(*args)
+        taken.append(res is not None)
+        return res
+
+    monkeypatch.setattr(_attention, "_direct", spy)
+    qkv = torch.randn(2, 200, 3, 4, 64, device="cuda", dtype=torch.bfloat16)
+    cases = [fresh_inputs(2, 4, 130, 260, 128, torch.float16, 17), qkv.unbind(2)]
+    for q, k, v in cases:
+        for causal, scale in ((False, None), (True, 0.3)):
+            out, lse = flashcore.attention(q, k, v, causal=causal, softmax_scale=scale, return_lse=True)
+            want_out, want_lse = torch.ops.flashcore.attention_fwd(
+                q, k, v, causal, scale if scale is not None else q.shape[-1] ** -0.5)
+            assert out.is_contiguous() and out.shape == q.shape and lse.shape == want_lse.shape
+            assert torch.equal(out, want_out) and torch.equal(lse, want_lse)
+            # without return_lse the kernel gets a null lse and must leave it alone
+            alone = flashcore.attention(q, k, v, causal=causal, softmax_scale=scale)
+            torch.cuda.synchronize()
+            assert torch.equal(alone, want_out)
+    assert taken == [True] * 8
+
+
+def test_input_requiring_grad_is_recorded_by_autograd():
+    q, k, v = fresh_inputs(1, 2, 64, 64, 64, torch.float16, 3)
+    v.requires_grad_(True)
+    out = flashcore.attention(q, k, v)
+    assert out.requires_grad and out.grad_fn is not None
+    with torch.no_grad():
+        assert not flashcore.attention(q, k, v).requires_grad
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])

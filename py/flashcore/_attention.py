@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
+import os
 from typing import Optional
 
 import torch
@@ -23,9 +25,18 @@ _GRID_LIMIT = 65535  # batch and heads map to grid.z and grid.y
 
 
 def build_info() -> dict:
-    """What this build of the extension holds: kernels (arch, dtype, head_dim, causal), CUDA
-    runtime and nvcc versions, host compiler, source revision."""
-    return dict(_C.build_info())
+    """What this build holds. From the extension: kernels (arch, dtype, head_dim, causal), CUDA
+    runtime and nvcc versions, host compiler. From an installed wheel (flashcore/_build_info.json,
+    the facts its provenance record lists): name, version, exact source revision, wheel tag,
+    Bazel and its packages, every toolchain archive's sha256, host compiler version, compile
+    flags per kernel library. "from_wheel" says which of the two this is."""
+    info = dict(_C.build_info())
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_build_info.json")
+    info["from_wheel"] = os.path.exists(path)
+    if info["from_wheel"]:
+        with open(path, encoding="utf-8") as f:
+            info.update(json.load(f))
+    return info
 
 
 @functools.cache
@@ -34,9 +45,47 @@ def _compiled_archs() -> frozenset:
 
 
 @functools.cache
+def _production_archs() -> frozenset:
+    """Compiled archs that select_arch may pick (test-only "*_ptx" libraries excluded)."""
+    return frozenset(a for a in _compiled_archs() if not a.endswith("_ptx"))
+
+
+@functools.cache
 def _device_arch(device_index: int) -> str:
     """Per-device library choice, computed once (this is on every call's path)."""
     return select_arch(torch.cuda.get_device_capability(device_index))
+
+
+# Test-only: run every call through one named kernel library (e.g. "sm80_ptx", the sm80 code
+# compiled to PTX only, which the driver JIT-compiles for the GPU at hand; see kernels/BUILD.bazel).
+# Read once from FLASHCORE_FORCE_ARCH at import; tests switch it with _set_forced_arch. Never set in
+# production: it bypasses select_arch's capability checks.
+FORCE_ARCH_ENV = "FLASHCORE_FORCE_ARCH"
+_forced_arch = None
+
+
+def _set_forced_arch(arch):
+    """Test-only. arch: a compiled library name (build_info()['kernels'][i]['arch']) or None."""
+    global _forced_arch
+    if arch is not None and arch not in _compiled_archs():
+        raise ValueError("flashcore: %s=%r names no compiled kernel library (compiled: %s)"
+                         % (FORCE_ARCH_ENV, arch, ", ".join(sorted(_compiled_archs()))))
+    _forced_arch = arch
+
+
+def _arch_for(device_index: int) -> str:
+    return _forced_arch or _device_arch(device_index)
+
+
+def _raw_stream(device_index: int) -> int:
+    """The current CUDA stream of a device as an integer handle, without building a Stream object."""
+    global _raw_stream
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:  # pragma: no cover - older torch
+        def raw(index):
+            return torch.cuda.current_stream(index).cuda_stream
+    _raw_stream = raw
+    return raw(device_index)
 
 
 def select_arch(capability, compiled_archs=None) -> str:
@@ -46,7 +95,7 @@ def select_arch(capability, compiled_archs=None) -> str:
     used for 8.0/8.6/8.7. Anything else is not covered by this build.
     """
     major, minor = capability
-    compiled = _compiled_archs() if compiled_archs is None else set(compiled_archs)
+    compiled = _production_archs() if compiled_archs is None else set(compiled_archs)
     if (major, minor) == (9, 0):
         arch = "sm90a"
     elif (major, minor) == (8, 9):
@@ -144,17 +193,16 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float) -> None:
     layouts of out/lse are the caller's responsibility (attention_into checks them; the custom
     op allocates them itself)."""
     batch, seqlen_q, heads, head_dim = q.shape
-    seqlen_k = k.shape[1]
     for name, t in (("q", q), ("k", k), ("v", v), ("out", out)):
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
-    device = q.device.index if q.device.index is not None else torch.cuda.current_device()
+    device = q.get_device()
     # Positional (pybind11 keyword matching costs microseconds per call); order as in _C.fwd.
-    _C.fwd(device, _device_arch(device), _DTYPE_NAMES[q.dtype],
+    _C.fwd(device, _arch_for(device), _DTYPE_NAMES[q.dtype],
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
-           batch, heads, seqlen_q, seqlen_k, head_dim,
+           batch, heads, seqlen_q, k.shape[1], head_dim,
            q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3],
-           softmax_scale, causal, torch.cuda.current_stream(device).cuda_stream)
+           softmax_scale, causal, _raw_stream(device))
 
 
 @torch.library.custom_op("flashcore::attention_fwd", mutates_args=())
@@ -217,7 +265,8 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
         sem_ptr = semaphore.data_ptr()
     else:
         n_sem, sem_ptr = 0, 0
-    # Positional, in _C.bwd's order.
+    # Positional, in _C.bwd's order. Always the device's production library: the test-only
+    # FLASHCORE_FORCE_ARCH libraries (sm80_ptx, sm89_ptx) are forward-only.
     _C.bwd(device, _device_arch(device), _DTYPE_NAMES[q.dtype],
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), dout.data_ptr(), lse.data_ptr(),
            0 if dlse is None else dlse.data_ptr(),
@@ -284,6 +333,66 @@ def _double_backward(ctx, *grads):
 torch.library.register_autograd("flashcore::attention_bwd", _double_backward, setup_context=_setup_context_bwd)
 
 
+_Tensor = torch.Tensor
+_is_compiling = torch.compiler.is_compiling
+_is_grad_enabled = torch.is_grad_enabled
+_is_tracing = torch._C._get_tracing_state
+_dispatch_stack_len = torch._C._len_torch_dispatch_stack
+_function_mode_enabled = torch._C._is_torch_function_mode_enabled
+_FLOAT32 = torch.float32
+_DEFAULT_SCALE = {d: 1.0 / math.sqrt(d) for d in SUPPORTED_HEAD_DIMS}  # as _check_inputs computes it
+
+
+def _direct(q, k, v, causal, softmax_scale, return_lse):
+    """The eager fast path: launches without the custom-op dispatcher and returns out, or (out,
+    lse) with return_lse, or None for anything it does not handle itself (then the caller runs
+    _check_inputs, which raises the precise error, and the custom op). Its checks are the same as
+    _check_inputs' and _launch's, only cheaper; an input they are unsure about goes the slow way.
+    Without return_lse no lse is allocated: the kernels skip a null lse."""
+    dtype = q.dtype
+    if k.dtype is not dtype or v.dtype is not dtype or (causal is not True and causal is not False):
+        return None
+    dtype_name = _DTYPE_NAMES.get(dtype)
+    qs = q.shape
+    ks = k.shape
+    if dtype_name is None or len(qs) != 4 or len(ks) != 4 or v.shape != ks:
+        return None
+    batch, seqlen_q, heads, head_dim = qs
+    seqlen_k = ks[1]
+    if ks[0] != batch or ks[2] != heads or ks[3] != head_dim or head_dim not in _DEFAULT_SCALE \
+            or seqlen_q < 1 or seqlen_k < 1 or not 0 < batch <= _GRID_LIMIT or not 0 < heads <= _GRID_LIMIT:
+        return None
+    if softmax_scale is None:
+        softmax_scale = _DEFAULT_SCALE[head_dim]
+    elif type(softmax_scale) is not float or softmax_scale - softmax_scale != 0.0:  # not finite
+        return None
+    if not (q.is_cuda and k.is_cuda and v.is_cuda):
+        return None
+    device = q.get_device()
+    if k.get_device() != device or v.get_device() != device:
+        return None
+    qst = q.stride()
+    kst = k.stride()
+    vst = v.stride()
+    if qst[3] != 1 or kst[3] != 1 or vst[3] != 1 \
+            or (qst[0] | qst[1] | qst[2] | kst[0] | kst[1] | kst[2] | vst[0] | vst[1] | vst[2]) & 7:
+        return None
+    q_ptr = q.data_ptr()
+    k_ptr = k.data_ptr()
+    v_ptr = v.data_ptr()
+    if (q_ptr | k_ptr | v_ptr) & 15:
+        return None
+    out = q.new_empty(qs)
+    lse = q.new_empty((batch, heads, seqlen_q), dtype=_FLOAT32) if return_lse else None
+    row = heads * head_dim
+    _C.fwd(device, _forced_arch or _device_arch(device), dtype_name,
+           q_ptr, k_ptr, v_ptr, out.data_ptr(), lse.data_ptr() if return_lse else 0,
+           batch, heads, seqlen_q, seqlen_k, head_dim,
+           qst[:3], kst[:3], vst[:3], (seqlen_q * row, row, head_dim),
+           softmax_scale, causal, _raw_stream(device))
+    return (out, lse) if return_lse else out
+
+
 def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, deterministic=False):
     """FlashAttention forward, differentiable in q, k and v (and through the returned lse).
 
@@ -296,8 +405,23 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     deterministic=True makes the backward's dQ reduction run in a fixed order (bitwise-identical
     gradients on repeated runs) at some speed cost; see docs/PERF.md. The default uses atomics.
     """
-    if not isinstance(deterministic, bool):
+    if deterministic is not True and deterministic is not False:
         raise TypeError("flashcore.attention: deterministic must be a bool, got %s" % type(deterministic).__name__)
+    # Eager calls on plain tensors that autograd need not record launch directly: the custom-op
+    # dispatcher costs more than the kernel at small shapes. torch.compile (is_compiling first, so
+    # dynamo folds the rest away), jit tracing, dispatch/function modes (fake tensors, make_fx),
+    # tensor subclasses and inputs that require grad go through torch.ops.flashcore.attention_fwd
+    # (and so get the backward; `deterministic` only matters there).
+    if not _is_compiling() and type(q) is _Tensor and type(k) is _Tensor and type(v) is _Tensor \
+            and not (_is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)) \
+            and _dispatch_stack_len() == 0 and not _function_mode_enabled() and _is_tracing() is None:
+        res = _direct(q, k, v, causal, softmax_scale, return_lse)
+        if res is not None:
+            return res
     scale = _check_inputs(q, k, v, causal, softmax_scale)
     out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, deterministic)
     return (out, lse) if return_lse else out
+
+
+if os.environ.get(FORCE_ARCH_ENV):
+    _set_forced_arch(os.environ[FORCE_ARCH_ENV])

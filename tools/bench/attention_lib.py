@@ -19,6 +19,24 @@ summed kernel time per call ("profiled_gpu_ms"): do_bench times one call between
 an L2 flush, so on tiny shapes (the seed shape) it includes host launch overhead; the profiled
 kernel time does not, and shows how much of a small-shape gap is host-side.
 
+Timings per backend, all in one process on the same tensors:
+  TF/s     triton do_bench (L2 flushed between calls; one call between CUDA events, so on tiny
+           shapes it includes host launch overhead);
+  kTF/s    kernel only: triton do_bench_cudagraph (the calls captured in a CUDA graph and
+           replayed: no host work between kernels);
+  us/call  host-bound: wall time per call over many back-to-back calls, synchronizing only at
+           the end (what a small-shape caller pays: Python, dispatch, allocation, launch).
+Ratios: fc/cudnn and fc/FA2 of the kernel-only TFLOP/s (higher is better for flashcore), and
+host fc/cudnn, host fc/FA2 of the per-call times (lower is better for flashcore).
+
+--rows selects rows: each spec is ':'-separated tokens (paper|seed, fp16|bf16, d64|d128,
+causal|full, s<seqlen>) that a row must all match; a row is kept if it matches any spec, e.g.
+--rows=seed,bf16:d128:s4096 (the other grid flags still define the candidate rows).
+--force_arch runs flashcore through a named kernel library (e.g. sm80_ptx: the test-only PTX
+build of the sm80 code); then flashcore is checked for correctness only, never timed. The PTX
+libraries are forward-only: in bwd modes the forced library runs the forward, and the backward
+runs the device's production library.
+
 FLOPs (the FlashAttention convention): 4 * B * H * Sq * Sk * D for the forward, halved for causal;
 the backward counts 2.5x the forward (5 matmuls to the forward's 2), fwd_bwd 3.5x.
 
@@ -28,6 +46,7 @@ fwd_bwd times the forward and that backward together. In bwd modes the correctne
 max abs error of dq, dk, dv against the reference backend's gradients, divided by the largest
 reference gradient magnitude (gradients of N(0, 1) inputs grow with seqlen; a relative figure keeps
 one --tolerance meaningful over the grid).
+The three timing columns apply to every mode (kTF/s captures the whole call, backward included).
 """
 
 import dataclasses
@@ -55,6 +74,12 @@ SDPA_BACKENDS = ("flash", "efficient", "cudnn")  # torch SDPA backends, in refer
 DEFAULT_SEQLENS = (512, 1024, 2048, 4096, 8192, 16384)
 DEFAULT_TOLERANCE = 2e-2
 RATIO_KEY = "flashcore_over_cudnn"
+# Kernel-only TFLOP/s ratios and per-call (host-bound) time ratios; FA2 is torch's flash backend.
+KERNEL_RATIO_KEYS = {"cudnn": "kernel_flashcore_over_cudnn", "flash": "kernel_flashcore_over_flash"}
+HOST_RATIO_KEYS = {"cudnn": "host_flashcore_over_cudnn", "flash": "host_flashcore_over_flash"}
+DEFAULT_HOST_CALLS = 2000
+DEFAULT_HOST_BUDGET_MS = 300.0
+_ROW_TOKEN_RE = re.compile(r"^(paper|seed|fp16|bf16|d\d+|causal|full|s\d+)$")
 JSON_NAME = "attention.json"
 PLOT_NAME = "attention.png"
 MAX_ERROR_CHARS = 2000
@@ -104,6 +129,20 @@ def define_flags(flag_values=None):
                        "Max abs error of flashcore vs the torch reference before a shape fails.",
                        flag_values=fv)
     flags.DEFINE_integer("seed", 0, "Base RNG seed of the random inputs.", flag_values=fv)
+    flags.DEFINE_bool("kernel_timing", True,
+                      "Time each backend kernel-only by CUDA-graph replay (do_bench_cudagraph).",
+                      flag_values=fv)
+    flags.DEFINE_integer("host_calls", DEFAULT_HOST_CALLS,
+                         "Back-to-back calls of the host-bound timing (fewer on big shapes, see "
+                         "--host_budget_ms); 0 turns it off.", flag_values=fv)
+    flags.DEFINE_float("host_budget_ms", DEFAULT_HOST_BUDGET_MS,
+                       "Rough GPU time budget per backend and shape of the host-bound timing.",
+                       flag_values=fv)
+    flags.DEFINE_list("rows", [], "Row filter specs, e.g. seed,bf16:d128:causal:s4096 (see module doc).",
+                      flag_values=fv)
+    flags.DEFINE_string("force_arch", "",
+                        "Test-only: run flashcore through this kernel library (e.g. sm80_ptx); "
+                        "flashcore is then checked, not timed.", flag_values=fv)
     flags.DEFINE_bool("profile_kernels", True,
                       "List each timed function's CUDA kernels once per shape (torch.profiler) "
                       "to show that nothing copies inside the timed region.", flag_values=fv)
@@ -125,6 +164,11 @@ class Config:
     seed: int
     profile_kernels: bool
     mode: str = "fwd"
+    kernel_timing: bool = True
+    host_calls: int = DEFAULT_HOST_CALLS
+    host_budget_ms: float = DEFAULT_HOST_BUDGET_MS
+    rows: tuple = ()
+    force_arch: str = ""
 
 
 class ConfigError(ValueError):
@@ -160,6 +204,41 @@ def _parse_positive_ints(values, what):
     return tuple(out)
 
 
+def parse_rows(values):
+    """--rows specs -> tuple of token tuples; raises ConfigError on an unknown token."""
+    out = []
+    for spec in values:
+        tokens = tuple(t for t in spec.strip().lower().split(":") if t)
+        if not tokens:
+            continue
+        for t in tokens:
+            if not _ROW_TOKEN_RE.match(t):
+                raise ConfigError(f"unknown --rows token {t!r} in {spec!r}; expected paper, seed, "
+                                  "fp16, bf16, d<head_dim>, causal, full or s<seqlen>")
+        out.append(tokens)
+    return tuple(out)
+
+
+def row_matches(shape, tokens):
+    """True when the shape matches every token of one --rows spec."""
+    for t in tokens:
+        if t in ("paper", "seed"):
+            ok = shape.grid == t
+        elif t in DTYPES:
+            ok = shape.dtype == t
+        elif t == "causal":
+            ok = shape.causal
+        elif t == "full":
+            ok = not shape.causal
+        elif t[0] == "d":
+            ok = shape.head_dim == int(t[1:])
+        else:  # s<seqlen>
+            ok = shape.seqlen == int(t[1:])
+        if not ok:
+            return False
+    return True
+
+
 def parse_causal(value):
     return {"both": (False, True), "true": (True,), "false": (False,)}[value]
 
@@ -184,6 +263,8 @@ def config_from_flags(fv, environ=None):
         raise ConfigError("--warmup_ms and --rep_ms must be positive")
     if not fv.tolerance > 0:
         raise ConfigError("--tolerance must be positive")
+    if fv.host_calls < 0 or not fv.host_budget_ms > 0:
+        raise ConfigError("--host_calls must be >= 0 and --host_budget_ms positive")
     return Config(
         out_dir=resolve_out_dir(fv.out_dir, environ),
         grid=fv.grid,
@@ -198,6 +279,11 @@ def config_from_flags(fv, environ=None):
         seed=int(fv.seed),
         profile_kernels=bool(fv.profile_kernels),
         mode=fv.mode,
+        kernel_timing=bool(fv.kernel_timing),
+        host_calls=int(fv.host_calls),
+        host_budget_ms=float(fv.host_budget_ms),
+        rows=parse_rows(fv.rows),
+        force_arch=fv.force_arch.strip(),
     )
 
 
@@ -235,6 +321,9 @@ def make_grid(config):
         shapes += paper_shapes(config.dtypes, config.head_dims, config.causals, config.seqlens)
     if config.grid in ("seed", "all"):
         shapes += seed_shapes(config.dtypes, config.causals)
+    rows = getattr(config, "rows", ())
+    if rows:
+        shapes = [sh for sh in shapes if any(row_matches(sh, spec) for spec in rows)]
     unique = {}
     for sh in shapes:
         unique.setdefault((sh.dtype, sh.head_dim, sh.causal, sh.seqlen, sh.batch, sh.heads), sh)
@@ -278,10 +367,43 @@ def new_record(shape, backends, tolerance=DEFAULT_TOLERANCE, mode="fwd"):
     rec["backends"] = {
         b: {"ms": None, "tflops": None, "error": None, "max_abs_err": None,
             "kernels": None, "copy_kernels": None, "profiled_gpu_ms": None,
-            "profiled_tflops": None}
+            "profiled_tflops": None, "graph_ms": None, "graph_tflops": None, "host_us": None,
+            "host_calls": None}
         for b in backends}
     rec[RATIO_KEY] = None
+    for key in (*KERNEL_RATIO_KEYS.values(), *HOST_RATIO_KEYS.values()):
+        rec[key] = None
+    rec["forced_arch"] = None
     return rec
+
+
+def set_graph_timing(rec, backend, ms):
+    """Kernel-only time (CUDA-graph replay) of one call, ms."""
+    entry = rec["backends"][backend]
+    entry["graph_ms"] = ms
+    entry["graph_tflops"] = tflops(rec["flops"], ms)
+    _set_ratios(rec)
+
+
+def set_host_timing(rec, backend, us, calls):
+    """Wall time per call over `calls` back-to-back calls, microseconds."""
+    entry = rec["backends"][backend]
+    entry["host_us"] = us
+    entry["host_calls"] = calls
+    _set_ratios(rec)
+
+
+def _set_ratios(rec):
+    b = rec["backends"]
+    fc = b.get("flashcore")
+    for other, key in KERNEL_RATIO_KEYS.items():
+        theirs = b.get(other, {}).get("graph_tflops")
+        mine = fc.get("graph_tflops") if fc else None
+        rec[key] = mine / theirs if mine is not None and theirs else None
+    for other, key in HOST_RATIO_KEYS.items():
+        theirs = b.get(other, {}).get("host_us")
+        mine = fc.get("host_us") if fc else None
+        rec[key] = mine / theirs if mine is not None and theirs else None
 
 
 def set_timing(rec, backend, ms):
@@ -359,7 +481,8 @@ def format_table(records, backends):
     flashcore/cudnn ratio, flashcore's max abs error and notes (FAIL, ERROR, copy!(backend),
     host-bound(backends) where do_bench's time exceeds 1.5x the profiled kernel time)."""
     head = ["dtype", "D", "causal", "S", "B", "H"] + [f"{b} TF/s" for b in backends]
-    head += ["fc/cudnn", "max_err", "notes"]
+    head += [f"{b} kTF/s" for b in backends] + [f"{b} us/call" for b in backends]
+    head += ["fc/cudnn", "fc/FA2", "host fc/cudnn", "host fc/FA2", "max_err", "notes"]
     rows = []
     for r in sorted(records, key=record_sort_key):
         row = [r["dtype"], str(r["head_dim"]), "yes" if r["causal"] else "no",
@@ -377,10 +500,17 @@ def format_table(records, backends):
                 row.append("-")
             if e is not None and e.get("copy_kernels"):
                 notes.append(f"copy!({b})")
+        for key, spec in (("graph_tflops", ".1f"), ("host_us", ".1f")):
+            for b in backends:
+                row.append(_fmt(r["backends"].get(b, {}).get(key), spec))
         slow = [b for b in backends if b in r["backends"] and host_bound(r["backends"][b])]
         if slow:
             notes.append("host-bound(" + ",".join(slow) + ")")
-        row.append(_fmt(r.get(RATIO_KEY), ".2f"))
+        if r.get("forced_arch"):
+            notes.append(f"forced:{r['forced_arch']}(not timed)")
+        for key in (KERNEL_RATIO_KEYS["cudnn"], KERNEL_RATIO_KEYS["flash"], HOST_RATIO_KEYS["cudnn"],
+                    HOST_RATIO_KEYS["flash"]):
+            row.append(_fmt(r.get(key), ".2f"))
         err = r.get("max_abs_err")
         row.append("nan" if err is not None and not math.isfinite(err) else _fmt(err, ".1e"))
         if r.get("correct") is False:
@@ -727,10 +857,42 @@ def time_ms(backend, fn, warmup_ms, rep_ms):
         return float(do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median"))
 
 
+def graph_time_ms(backend, fn, rep_ms):
+    """Kernel-only time per call: fn's calls captured in a CUDA graph and replayed."""
+    from triton.testing import do_bench_cudagraph  # captures on a side stream of its own
+    with backend_context(backend):
+        return float(do_bench_cudagraph(fn, rep=rep_ms, return_mode="median"))
+
+
+def host_calls_for(config, est_ms):
+    """How many back-to-back calls: --host_calls, fewer where one call is long (the budget)."""
+    if not config.host_calls:
+        return 0
+    if est_ms is None or not est_ms > 0:
+        return config.host_calls
+    return max(10, min(config.host_calls, int(config.host_budget_ms / est_ms)))
+
+
+def host_time_us(backend, fn, calls, now=None):
+    """Wall time per call over `calls` back-to-back calls; one synchronize, at the end."""
+    import time
+    now = now or time.perf_counter
+    with backend_context(backend):
+        for _ in range(max(3, calls // 20)):  # warm: caches, allocator, lazy init
+            fn()
+        _sync()
+        t0 = now()
+        for _ in range(calls):
+            fn()
+        _sync()
+        return (now() - t0) / calls * 1e6
+
+
 def run_shape(shape, config, seed):
     """Checks and times every backend on one shape; never raises for a backend's failure."""
     mode = config.mode
     rec = new_record(shape, config.backends, config.tolerance, mode)
+    rec["forced_arch"] = forced_arch(config)
     inputs = make_inputs(shape, seed, mode)
     q, k, v = inputs[:3]
     dout = inputs[3] if mode != "fwd" else None
@@ -776,6 +938,8 @@ def _run_backend(rec, backend, q, k, v, ref, causal, config, dout=None):
         return
     finally:
         del out
+    if backend == "flashcore" and rec.get("forced_arch"):
+        return  # a forced (test-only) kernel library: correctness only, never timed
     if config.profile_kernels:
         try:
             entry["kernels"], entry["profiled_gpu_ms"] = profile_kernels(backend, fn)
@@ -787,6 +951,30 @@ def _run_backend(rec, backend, q, k, v, ref, causal, config, dout=None):
         set_timing(rec, backend, time_ms(backend, fn, config.warmup_ms, config.rep_ms))
     except Exception as e:  # noqa: BLE001
         entry["error"] = _error_text(e)
+        return
+    if config.kernel_timing:
+        try:
+            set_graph_timing(rec, backend, graph_time_ms(backend, fn, config.rep_ms))
+        except Exception as e:  # noqa: BLE001 - recorded beside the other timings
+            entry["graph_error"] = _error_text(e)
+    calls = host_calls_for(config, entry["ms"])
+    if calls:
+        try:
+            set_host_timing(rec, backend, host_time_us(backend, fn, calls), calls)
+        except Exception as e:  # noqa: BLE001
+            entry["host_error"] = _error_text(e)
+
+
+def forced_arch(config):
+    """The kernel library flashcore is forced through (--force_arch or FLASHCORE_FORCE_ARCH), or
+    None. Applies --force_arch to flashcore; needs flashcore only when forcing."""
+    name = getattr(config, "force_arch", "") or os.environ.get("FLASHCORE_FORCE_ARCH", "")
+    if not name or "flashcore" not in config.backends:
+        return None
+    from flashcore import _attention
+    if _attention._forced_arch != name:
+        _attention._set_forced_arch(name)
+    return name
 
 
 def run(config, log=_log):
@@ -814,7 +1002,9 @@ def run(config, log=_log):
             except Exception:  # noqa: BLE001 - a dead CUDA context fails every later shape too
                 pass
         records.append(rec)
-        done = "  ".join(f"{b} {_fmt(rec['backends'][b]['tflops'], '.1f')}" for b in config.backends)
+        done = "  ".join(f"{b} {_fmt(rec['backends'][b]['tflops'], '.1f')}"
+                         f"/k{_fmt(rec['backends'][b]['graph_tflops'], '.1f')}"
+                         f"/{_fmt(rec['backends'][b]['host_us'], '.1f')}us" for b in config.backends)
         log(f"[{i + 1}/{len(shapes)}] {shape_label(rec)}: {done}  err {rec['max_abs_err']}"
             + ("  FAIL" if rec["correct"] is False else ""))
         write_json(json_path, env, config, records)

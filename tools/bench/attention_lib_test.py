@@ -30,6 +30,8 @@ def fake_record(shape, ms, err=1e-3, errors=None, backends=al.BACKENDS):
             rec["backends"][b]["error"] = errors[b]
         else:
             al.set_timing(rec, b, ms[b])
+            al.set_graph_timing(rec, b, ms[b])
+            al.set_host_timing(rec, b, ms[b] * 10.0, 100)
     rec["backends"].get("flashcore", {})["max_abs_err"] = err
     rec["max_abs_err"] = err
     rec["reference"] = "flash"
@@ -62,6 +64,8 @@ def test_flag_defaults():
     assert c.warmup_ms > 0 and c.rep_ms > 0
     assert c.profile_kernels
     assert c.mode == "fwd"
+    assert c.kernel_timing and c.host_calls == 2000 and c.host_budget_ms > 0
+    assert c.rows == () and c.force_arch == ""
 
 
 def test_mode_flag():
@@ -95,7 +99,8 @@ def test_flag_overrides():
 
 @pytest.mark.parametrize("args", [
     ["--dtypes=fp8"], ["--backends=flashcore,math"], ["--head_dims=100"], ["--head_dims=x"],
-    ["--seqlens=0"], ["--rep_ms=0"], ["--dtypes="],
+    ["--seqlens=0"], ["--rep_ms=0"], ["--dtypes="], ["--rows=bf16:d128:huge"], ["--rows=s"],
+    ["--host_calls=-1"], ["--host_budget_ms=0"],
 ])
 def test_bad_flags_raise_config_error(args):
     with pytest.raises(al.ConfigError):
@@ -151,6 +156,20 @@ def test_all_grid_is_paper_plus_seed():
     assert len(set(shapes)) == len(shapes)
 
 
+def test_rows_filter_selects_a_subset():
+    rows = al.make_grid(parse("--rows=seed,bf16:d128:causal:s4096"))
+    got = {(s.grid, s.dtype, s.head_dim, s.causal, s.seqlen) for s in rows}
+    assert got == {("seed", "fp16", 64, False, 512), ("seed", "fp16", 64, True, 512),
+                   ("seed", "bf16", 64, False, 512), ("seed", "bf16", 64, True, 512),
+                   ("paper", "bf16", 128, True, 4096)}
+    # tokens combine with the other grid flags: these only narrow the candidates
+    rows = al.make_grid(parse("--grid=paper", "--dtypes=fp16", "--rows=d64:full,s16384:causal"))
+    assert {(s.head_dim, s.causal, s.seqlen) for s in rows} == (
+        {(64, False, s) for s in al.DEFAULT_SEQLENS} | {(64, True, 16384), (128, True, 16384)})
+    assert al.make_grid(parse("--rows=paper:seed")) == []
+    assert len(al.make_grid(parse("--rows="))) == 52  # empty spec list: no filter
+
+
 def test_long_seqlen_keeps_batch_one():
     (s,) = al.make_grid(parse("--grid=paper", "--seqlens=32768", "--dtypes=fp16",
                               "--head_dims=64", "--causal=false"))
@@ -185,6 +204,39 @@ def test_record_fields_and_ratio():
     assert rec["correct"] is True
     for key in ("grid", "dtype", "head_dim", "causal", "seqlen", "batch", "heads"):
         assert key in rec
+
+
+def test_kernel_and_host_ratios():
+    ms = {"flashcore": 1.0, "flash": 1.5, "efficient": 2.0, "cudnn": 1.25}
+    rec = fake_record(SHAPE, ms)
+    assert rec["backends"]["flashcore"]["graph_tflops"] == pytest.approx(rec["flops"] / 1e-3 / 1e12)
+    assert rec["kernel_flashcore_over_cudnn"] == pytest.approx(1.25)
+    assert rec["kernel_flashcore_over_flash"] == pytest.approx(1.5)
+    assert rec["backends"]["flashcore"]["host_us"] == 10.0
+    assert rec["host_flashcore_over_cudnn"] == pytest.approx(10.0 / 12.5)
+    assert rec["host_flashcore_over_flash"] == pytest.approx(10.0 / 15.0)
+    rec = fake_record(SHAPE, ms, errors={"cudnn": "x"})
+    assert rec["kernel_flashcore_over_cudnn"] is None and rec["host_flashcore_over_cudnn"] is None
+    assert rec["kernel_flashcore_over_flash"] == pytest.approx(1.5)
+
+
+def test_host_calls_follow_the_budget():
+    c = parse("--host_calls=2000", "--host_budget_ms=300")
+    assert al.host_calls_for(c, 0.01) == 2000
+    assert al.host_calls_for(c, 3.0) == 100
+    assert al.host_calls_for(c, 1000.0) == 10
+    assert al.host_calls_for(c, None) == 2000
+    assert al.host_calls_for(parse("--host_calls=0"), 0.01) == 0
+
+
+def test_host_time_is_wall_time_per_call_with_one_sync(monkeypatch):
+    syncs, calls = [], []
+    monkeypatch.setattr(al, "_sync", lambda: syncs.append(len(calls)))
+    ticks = iter([10.0, 10.5])
+    us = al.host_time_us("flashcore", lambda: calls.append(1), 100, now=lambda: next(ticks))
+    assert us == pytest.approx(0.5 / 100 * 1e6)
+    warm = len(calls) - 100
+    assert warm >= 3 and syncs == [warm, warm + 100]  # synced after warm-up and after the last call
 
 
 def test_ratio_missing_when_cudnn_failed_or_absent():
@@ -244,6 +296,8 @@ def test_format_table():
     for b in al.BACKENDS:
         assert f"{b} TF/s" in lines[0]
     assert "fc/cudnn" in lines[0] and "max_err" in lines[0]
+    for col in ("fc/FA2", "host fc/cudnn", "host fc/FA2", "flashcore kTF/s", "cudnn us/call"):
+        assert col in lines[0]
     # sorted: D64 seed row first, then S1024, S4096
     assert lines[2].split()[:6] == ["fp16", "64", "no", "512", "1", "8"]
     assert lines[2].endswith("host-bound(flashcore)")
@@ -285,7 +339,11 @@ def test_write_json_roundtrip(tmp_path):
     assert r1["max_abs_err"] == "nan" and r1["correct"] is False
     assert r1["backends"]["cudnn"] == {"ms": None, "tflops": None, "error": "RuntimeError: nope",
                                        "max_abs_err": None, "kernels": None, "copy_kernels": None,
-                                       "profiled_gpu_ms": None, "profiled_tflops": None}
+                                       "profiled_gpu_ms": None, "profiled_tflops": None,
+                                       "graph_ms": None, "graph_tflops": None, "host_us": None,
+                                       "host_calls": None}
+    assert r0["kernel_flashcore_over_cudnn"] == pytest.approx(1.25)
+    assert r0["host_flashcore_over_flash"] == pytest.approx(10.0 / 15.0)
     assert len(doc["failures"]) == 1
     assert not os.path.exists(path + ".tmp")
 
@@ -338,11 +396,13 @@ def cpu_bench(monkeypatch):
     monkeypatch.setattr(al, "DEVICE", "cpu")
     monkeypatch.setattr(al, "time_ms", lambda backend, fn, w, r: 2.0 if backend == "flashcore"
                         else 3.0)
+    monkeypatch.setattr(al, "graph_time_ms", lambda backend, fn, r: 1.0 if backend == "flashcore"
+                        else 1.5)
     return state
 
 
 def test_run_shape_on_cpu(cpu_bench):
-    config = parse("--noprofile_kernels")
+    config = parse("--noprofile_kernels", "--host_calls=40")
     shape = al.Shape("seed", "bf16", 64, True, 128, 2, 4)
     rec = al.run_shape(shape, config, seed=0)
     assert rec["reference"] == "flash"
@@ -355,10 +415,33 @@ def test_run_shape_on_cpu(cpu_bench):
     assert rec["backends"]["flashcore"]["ms"] == 2.0
     assert rec["backends"]["flashcore"]["tflops"] == pytest.approx(rec["flops"] / 2e-3 / 1e12)
     assert rec[al.RATIO_KEY] is None  # cudnn raised
+    assert rec["backends"]["flashcore"]["graph_ms"] == 1.0
+    assert rec["kernel_flashcore_over_flash"] == pytest.approx(1.5)
+    # host-bound timing ran for real (CPU wall time of the fake and of torch's CPU flash SDPA)
+    fc, fl = rec["backends"]["flashcore"], rec["backends"]["flash"]
+    assert fc["host_us"] > 0 and fl["host_us"] > 0 and fc["host_calls"] == 40
+    assert rec["host_flashcore_over_flash"] == pytest.approx(fc["host_us"] / fl["host_us"])
+    assert rec["forced_arch"] is None
+
+
+def test_forced_arch_checks_but_does_not_time_flashcore(cpu_bench, monkeypatch):
+    forced = []
+    fake_attention = types.SimpleNamespace(_forced_arch=None,
+                                           _set_forced_arch=lambda a: forced.append(a))
+    sys.modules["flashcore"]._attention = fake_attention
+    monkeypatch.setitem(sys.modules, "flashcore._attention", fake_attention)
+    config = parse("--noprofile_kernels", "--force_arch=sm80_ptx", "--host_calls=20")
+    rec = al.run_shape(al.Shape("seed", "fp16", 64, False, 64, 1, 2), config, seed=3)
+    assert forced == ["sm80_ptx"] and rec["forced_arch"] == "sm80_ptx"
+    assert rec["correct"] is True and rec["max_abs_err"] is not None
+    fc = rec["backends"]["flashcore"]
+    assert fc["ms"] is None and fc["graph_ms"] is None and fc["host_us"] is None
+    assert rec["backends"]["flash"]["ms"] == 3.0  # the torch backends are still timed
+    assert "forced:sm80_ptx(not timed)" in al.format_table([rec], config.backends)
 
 
 def test_main_on_cpu_flags_wrong_output(cpu_bench, tmp_path):
-    config = parse("--grid=seed", "--dtypes=fp16", "--noprofile_kernels",
+    config = parse("--grid=seed", "--dtypes=fp16", "--noprofile_kernels", "--host_calls=10",
                    f"--out_dir={tmp_path}")
     lines = []
     assert al.main(config, log=lines.append) == 0
@@ -410,7 +493,7 @@ def test_backward_mode_catches_wrong_gradients(cpu_bench, monkeypatch):
 def test_missing_flashcore_is_recorded(cpu_bench, monkeypatch):
     monkeypatch.setitem(sys.modules, "flashcore", None)  # import raises ImportError
     rec = al.run_shape(al.Shape("seed", "fp16", 64, False, 64, 1, 2),
-                       parse("--noprofile_kernels"), seed=1)
+                       parse("--noprofile_kernels", "--host_calls=10"), seed=1)
     assert "flashcore" in rec["backends"]["flashcore"]["error"]
     assert rec["correct"] is False
     assert rec["backends"]["flash"]["ms"] == 3.0

@@ -22,13 +22,16 @@ CudaLibraryInfo = provider(
 
 def gencode_flags(arch):
     """rules_cuda arch spec -> nvcc flag. "sm_80" embeds SASS for sm_80 only (no PTX);
-    "compute_90a:sm_90a" spells virtual and real arch explicitly."""
+    "compute_90a:sm_90a" spells virtual and real arch explicitly; "compute_80" embeds PTX only
+    (JIT-compiled by the driver)."""
     if ":" in arch:
         virtual, real = arch.split(":")
     elif arch.startswith("sm_"):
         virtual, real = "compute_" + arch[3:], arch
+    elif arch.startswith("compute_"):
+        virtual, real = arch, arch
     else:
-        fail("unsupported arch spec %r: use 'sm_XY' or 'compute_XY:sm_XY'" % arch)
+        fail("unsupported arch spec %r: use 'sm_XY', 'compute_XY:sm_XY' or 'compute_XY'" % arch)
     return "-gencode=arch=%s,code=%s" % (virtual, real)
 
 def _package_relative(ctx, path):
