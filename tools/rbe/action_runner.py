@@ -50,8 +50,10 @@ def safe_extract(tf, dest):
 
 def resolve_argv0(argv0, cwd, env):
     if "/" in argv0:
-        return argv0 if os.path.isabs(argv0) else os.path.join(cwd, argv0)
-    found = shutil.which(argv0, path=env.get("PATH", os.defpath))
+        return argv0  # relative to the working directory: the child chdirs before execve
+    # like execvp in the child, which already is in the working directory
+    path = os.pathsep.join(os.path.join(cwd, d) for d in env.get("PATH", os.defpath).split(os.pathsep))
+    found = shutil.which(argv0, path=path)
     return found or argv0
 
 
@@ -63,7 +65,8 @@ def run_action(tgz, out_dir, clearenv=False, keep=False, log=print):
     try:
         with tarfile.open(tgz) as tf:
             safe_extract(tf, work)
-        m = json.load(open(os.path.join(work, "manifest.json")))
+        with open(os.path.join(work, "manifest.json")) as f:
+            m = json.load(f)
         if m.get("format") != FORMAT:
             raise ValueError("%s: manifest format %r, this runner reads %d" % (tgz, m.get("format"), FORMAT))
         name = m["action_sha256"]
@@ -92,7 +95,7 @@ def run_action(tgz, out_dir, clearenv=False, keep=False, log=print):
         start = time.time()
         with open(os.path.join(res_dir, "stdout"), "wb") as so, open(os.path.join(res_dir, "stderr"), "wb") as se:
             try:
-                p = subprocess.Popen([exe] + argv[1:], cwd=cwd, env=env, stdout=so, stderr=se,
+                p = subprocess.Popen(argv, executable=exe, cwd=cwd, env=env, stdout=so, stderr=se,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
             except OSError as e:
                 se.write(("action_runner: cannot execute %s: %s\n" % (argv[0], e)).encode())

@@ -5,6 +5,7 @@
     tools/remote status | down | logs [NAME] [-n LINES]
     tools/remote relay list | export DIR | import FILE...
     tools/remote report [BEP_JSON]
+    tools/remote test BAZEL_TEST_ARGS...   (tools/bazel test + GPU cost line + missing-worker diagnosis)
 
 `up` starts, on loopback only, everything under the state directory
 ($FLASHCORE_REMOTE_STATE, else <cache>/remote with <cache> as tools/bazel: $FLASHCORE_CACHE,
@@ -268,11 +269,12 @@ def stop(rec, name, timeout=15):
     if not alive(rec):
         return False
     pid = rec["pid"]
+    sig = signal.SIGINT if name == "postgres" else signal.SIGTERM  # postgres: "fast" shutdown
     try:
-        os.killpg(pid, signal.SIGTERM)
+        os.killpg(pid, sig)
     except OSError:
         try:
-            os.kill(pid, signal.SIGTERM)
+            os.kill(pid, sig)
         except OSError:
             return False
     t0 = time.time()
@@ -454,6 +456,9 @@ def cmd_up(a):
                                            "-c", "max_connections=200", "-c", "fsync=off"],
                    cwd=pgdir, preexec=as_user(pw))
         wait_for(lambda: port_open(pg_port), "PostgreSQL", 60, data["procs"]["postgres"],
+                 data["procs"]["postgres"]["log"])
+        wait_for(lambda: subprocess.call([os.path.join(pgbin, "pg_isready"), "-q", "-h", "127.0.0.1", "-p",
+                                          str(pg_port)]) == 0, "PostgreSQL", 60, data["procs"]["postgres"],
                  data["procs"]["postgres"]["log"])
         if fresh:
             r = subprocess.run([os.path.join(pgbin, "createdb"), "-h", "127.0.0.1", "-p", str(pg_port), "-U", "bgd",
@@ -676,6 +681,61 @@ def gpu_report(bep_path):
             % (ex, ca, sec_ex, sec_saved, ", ".join("%s x%d" % kv for kv in sorted(kinds.items())) or "no GPU test"))
 
 
+def cmd_test(a):
+    """tools/bazel test ARGS with a BEP file, then the GPU cost line and, when a remote job found
+    no worker, which gpu=<kind> was missing."""
+    import re
+    st = state_dir()
+    os.makedirs(st, exist_ok=True)
+    bep = os.path.join(st, "last.bep.json")
+    if os.path.exists(bep):
+        os.remove(bep)
+    args = list(a.bazel_args)
+    if args and args[0] == "--":
+        args = args[1:]
+    cmd = [os.path.join(ROOT, "tools", "bazel"), "test", "--build_event_json_file=" + bep] + args
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    out = []
+    for line in iter(p.stdout.readline, b""):
+        t = line.decode(errors="replace")
+        out.append(t)
+        sys.stdout.write(t)
+        sys.stdout.flush()
+    rc = p.wait()
+    if os.path.exists(bep):
+        print(gpu_report(bep))
+    text = "".join(out)
+    if "queued for too long" in text:
+        labels = sorted(set(re.findall(r"Testing (//\S+) failed: [^\n]*(?:\n[^\n]*)?queued for too long", text)))
+        tags = bep_tags(bep) if os.path.exists(bep) else {}
+        kinds = sorted({t[4:] for l in labels for t in tags.get(l, []) if t.startswith("gpu-")})
+        data = load_state(st)
+        have = ["none"] * (data is not None and any(n.startswith("worker-") and alive(r) for n, r in data["procs"].items()))
+        have += [k for k in (data or {}).get("relays", []) if alive(data["procs"].get("relay-" + k))]
+        say("ERROR: no worker took %s within the scheduler's queue timeout: nothing advertises %s%s."
+            % (", ".join(labels) or "the remote job(s)",
+               " and ".join("gpu=" + k for k in kinds) or "the platform those actions ask for",
+               " (this machine's tools/remote stack has: %s)" % ", ".join("gpu=" + k for k in have) if data else ""))
+        for k in kinds:
+            say("  start one: tools/remote up --relay %s   (air-gapped GPU, docs/REMOTE.md), or on a GPU host: "
+                "buildbox-worker ... --platform OSFamily=linux --platform gpu=%s" % (k, k))
+    return rc
+
+
+def bep_tags(bep_path):
+    tags = {}
+    with open(bep_path) as f:
+        for line in f:
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                continue
+            i = ev.get("id", {})
+            if "targetConfigured" in i and "configured" in ev:
+                tags[i["targetConfigured"]["label"]] = ev["configured"].get("tag", [])
+    return tags
+
+
 def cmd_report(a):
     p = a.bep or os.path.join(state_dir(), "last.bep.json")
     if not os.path.exists(p):
@@ -710,9 +770,14 @@ def main(argv=None):
     r.add_argument("paths", nargs="*")
     rp = sub.add_parser("report", help="GPU tests executed vs cached, GPU-seconds")
     rp.add_argument("bep", nargs="?")
+    tp = sub.add_parser("test", help="tools/bazel test ARGS, then the GPU cost line (and a missing-worker diagnosis)")
+    tp.add_argument("bazel_args", nargs=argparse.REMAINDER)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["test"]:  # everything after `test` belongs to Bazel
+        return cmd_test(argparse.Namespace(bazel_args=argv[1:]))
     a = ap.parse_args(argv)
     return {"up": cmd_up, "down": cmd_down, "status": cmd_status, "logs": cmd_logs, "relay": cmd_relay,
-            "report": cmd_report}[a.cmd](a)
+            "report": cmd_report, "test": cmd_test}[a.cmd](a)
 
 
 if __name__ == "__main__":
