@@ -405,6 +405,44 @@ def as_user(pw):
     return f
 
 
+def sandbox_block_paths():
+    """The paths .bazelrc hides from local build actions (build --sandbox_block_path=...)."""
+    out = []
+    with open(os.path.join(ROOT, ".bazelrc")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 2 and w[0] == "build" and w[1].startswith("--sandbox_block_path="):
+                out.append(w[1].split("=", 1)[1])
+    return out
+
+
+def hidden_paths_wrapper(st):
+    """Remote actions are not sandboxed by Bazel, so .bazelrc's --sandbox_block_path does not
+    reach them: CPU workers run in a private mount namespace with those paths covered by an
+    empty directory (the same guarantee: a build action never sees the host CUDA)."""
+    paths = [p for p in sandbox_block_paths() if os.path.isdir(p)]
+    if not paths:
+        return []
+    unshare = shutil.which("unshare")
+    if not unshare:
+        die("%s exist(s) on this host and must be hidden from build actions (.bazelrc "
+            "--sandbox_block_path), but there is no `unshare` (util-linux) to do it" % ", ".join(paths))
+    empty = os.path.join(st, "empty")
+    os.makedirs(empty, exist_ok=True)
+    ns = [unshare, "--mount", "--propagation", "private"]
+    if os.geteuid() != 0:
+        ns = [unshare, "--user", "--map-root-user", "--mount", "--propagation", "private"]
+    script = 'e=$1; shift; n=$1; shift; i=0; while [ $i -lt $n ]; do mount --bind "$e" "$1" || exit 97; ' \
+             'shift; i=$((i+1)); done; exec "$@"'
+    probe = subprocess.run(ns + ["sh", "-c", script, "sh", empty, str(len(paths))] + paths +
+                           ["sh", "-c", "! ls -A %s | grep -q ." % " ".join(paths)], capture_output=True, text=True)
+    if probe.returncode != 0:
+        die("cannot hide %s from the workers' actions with `%s` (%s); a worker that lets build "
+            "actions see the host CUDA would break the hermetic build" % (", ".join(paths), " ".join(ns),
+                                                                        (probe.stderr or "").strip()[-300:]))
+    return ns + ["sh", "-c", script, "sh", empty, str(len(paths))] + paths
+
+
 def cmd_up(a):
     st = state_dir()
     data = load_state(st)
@@ -489,10 +527,11 @@ def cmd_up(a):
                                  "--quota-high=20G", os.path.join(st, "casd-cache")])
         wait_for(lambda: os.path.exists(sock), "buildbox-casd", 30, data["procs"]["casd"], data["procs"]["casd"]["log"])
         host = socket.gethostname()
+        hide = hidden_paths_wrapper(st)
         for i in range(a.cpu_workers):
             wd = os.path.join(st, "workers", "cpu%d" % i)
             os.makedirs(wd, exist_ok=True)
-            spawn(st, data, "worker-cpu%d" % i, [
+            spawn(st, data, "worker-cpu%d" % i, hide + [
                 os.path.join(bin_, "buildbox-worker"), "--bots-remote=" + url, "--cas-remote=unix:" + sock,
                 "--buildbox-run=" + os.path.join(bin_, "buildbox-run-hosttools"),
                 "--runner-arg=--remote=unix:" + sock, "--runner-arg=--workspace-path=" + wd,
