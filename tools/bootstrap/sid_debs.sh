@@ -4,10 +4,8 @@
 # against the signed lists and the pin table, dpkg-deb -x, patchelf PT_INTERP + DT_RPATH into
 # the prefix, self-check that nothing resolves outside it).
 #
-# Used by tools/bootstrap/buildbox_prefix.sh (buildbox 1.4.30 for tools/remote).
-# bazel_prefix.sh predates this file and still carries its own copy of the same steps (it
-# is the stamp of every user's Bazel prefix, so it was left byte-identical); the functions
-# below are that code, parameterised. New prefixes use these functions.
+# Used by tools/bootstrap/bazel_prefix.sh (Bazel 7.7.1) and buildbox_prefix.sh (buildbox
+# 1.4.30 for tools/remote); each keeps its own pin table and package-specific steps.
 #
 # The caller defines log() and die(), and sets before calling:
 #   PREFIX  (absolute), DEBS (verified .deb cache), AD (private apt state dir),
