@@ -8,6 +8,25 @@ GPU so a remote executor routes it (and caches its result by input digest), plus
 load("@rules_python//python:defs.bzl", "py_test")
 load("//tools/gpu_bundle:bundle.bzl", "gpu_bundle")
 
+def _gpu_guard_impl(ctx):
+    fail(("\n\n{t} needs an NVIDIA {gpu} and this invocation cannot run it here.\n" +
+          "  - on remote GPU executors (a worker advertising gpu={kind}; docs/REMOTE.md):\n" +
+          "      tools/bazel test --config=rbe_gpu --repo_env=FLASHCORE_PY312_HEADERS_TGZ=/abs/path.tgz {t}\n" +
+          "  - or build its bundle here and run it on the GPU machine (docs/GPU.md):\n" +
+          "      tools/bazel build --config=gpu_target --repo_env=FLASHCORE_PY312_HEADERS_TGZ=/abs/path.tgz {t}_bundle\n" +
+          "  - on a machine with that GPU and Bazel: tools/bazel test --config=gpu {t}\n").format(
+        t = ctx.attr.test,
+        gpu = ctx.attr.gpu,
+        kind = ctx.attr.kind,
+    ))
+
+# Fails the analysis with a how-to message: what a GPU suite depends on when GPU suites are not
+# enabled for the invocation (see //tools/rbe:gpu_tests_enabled).
+_gpu_guard = rule(
+    implementation = _gpu_guard_impl,
+    attrs = {"test": attr.string(), "gpu": attr.string(), "kind": attr.string()},
+)
+
 # kind -> substring of torch.cuda.get_device_name() on that GPU
 GPU_KINDS = {
     "l4": "L4",
@@ -18,19 +37,33 @@ GPU_KINDS = {
 
 def gpu_test_suite(name, kind, src, extra_srcs = {}, deps = [], size = "large"):
     """`name` runs `src`; each extra_srcs entry {suffix: src} is a py_test `name_suffix` beside it.
-    The bundle holds them all."""
+    The bundle holds them all.
+
+    `manual`: wildcards (//..., //tests:all) skip the GPU suites; named explicitly without a
+    GPU-enabled config, the guard fails fast with a message instead of "No test targets"."""
     tests = {name: src}
     for suffix, extra in extra_srcs.items():
         tests[name + "_" + suffix] = extra
     for test_name, test_src in tests.items():
+        _gpu_guard(
+            name = test_name + "_needs_gpu",
+            test = "//%s:%s" % (native.package_name(), test_name),
+            gpu = GPU_KINDS[kind],
+            kind = kind,
+            tags = ["manual"],
+        )
         py_test(
             name = test_name,
             srcs = [test_src],
             main = test_src,
             deps = deps,
+            data = select({
+                "//tools/rbe:gpu_tests_enabled": [],
+                "//conditions:default": [":" + test_name + "_needs_gpu"],
+            }),
             env = {"FLASHCORE_EXPECTED_GPU": GPU_KINDS[kind]},
             size = size,
-            tags = ["requires-gpu", "gpu-" + kind],
+            tags = ["requires-gpu", "gpu-" + kind, "manual"],
             exec_properties = {"gpu": kind},
         )
     gpu_bundle(

