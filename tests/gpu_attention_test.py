@@ -7,8 +7,6 @@ poisoned (NaN) before every run and every element must be written; NaN never pas
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 import textwrap
 
@@ -20,6 +18,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 import flashcore
 from flashcore import _attention
 from flashcore.reference import attention_reference, causal_mask
+from sanitizer_check import run_sanitizer
 
 EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 DTYPES = [torch.float16, torch.bfloat16]
@@ -337,22 +336,11 @@ SANITIZER_CASE = textwrap.dedent("""
 """)
 
 
-def test_compute_sanitizer_memcheck_small_case(tmp_path):
-    tool = shutil.which("compute-sanitizer") or next(
-        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if os.path.exists(p)), None)
-    assert tool, "compute-sanitizer not found on this GPU machine"
-    script = tmp_path / "case.py"
-    script.write_text(SANITIZER_CASE)
-    proc = subprocess.run(
-        [tool, "--tool", "memcheck", "--error-exitcode", "3", "--kernel-name", "kns=flash_fwd",
-         sys.executable, str(script)],
-        capture_output=True, text=True, timeout=900, env=dict(os.environ))
-    print(proc.stdout[-4000:], proc.stderr[-4000:])
-    if "Device not supported" in proc.stdout + proc.stderr:
-        pytest.skip("compute-sanitizer does not support this device/runtime (gVisor); memcheck not run")
-    assert proc.returncode == 0, "memcheck failed (rc %d)" % proc.returncode
-    assert "sanitizer case done" in proc.stdout
-    assert "ERROR SUMMARY: 0 errors" in proc.stdout + proc.stderr
+@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
+def test_compute_sanitizer_small_case(tool, tmp_path):
+    # "fwd_kernel" matches both forward mainloops: flash_fwd_kernel (sm80 family) and
+    # hopper::fwd_kernel (sm90a: TMA, mbarriers, wgmma), whichever this GPU runs.
+    run_sanitizer(tool, SANITIZER_CASE, "fwd_kernel", tmp_path)
 
 
 if __name__ == "__main__":
