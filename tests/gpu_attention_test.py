@@ -186,7 +186,8 @@ def _kernel_names(fn):
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         fn()
         torch.cuda.synchronize()
-    return [e.key for e in prof.key_averages() if "flash_fwd" in e.key]
+    # "fwd_kernel": flash_fwd_kernel (sm80 family, PTX libraries included) and hopper::fwd_kernel.
+    return [e.key for e in prof.key_averages() if "fwd_kernel" in e.key]
 
 
 @pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
@@ -199,6 +200,8 @@ def test_forced_arch_runs_that_library(forced_arch):
     _attention._set_forced_arch(None)
     names = _kernel_names(lambda: flashcore.attention(q, k, v))
     assert names and not any("Arch)%s" % enum in n for n in names), names
+    if flashcore.select_arch(torch.cuda.get_device_capability()) == "sm90a":
+        assert all("hopper" in n for n in names), names  # production Hopper path: the TMA/wgmma kernel
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
