@@ -54,15 +54,15 @@ PORT=$(sed -n 's#^endpoint: grpc://127.0.0.1:\([0-9]*\).*#\1#p' "$TMP/up.txt")
 [ -n "$PORT" ] || fail "no endpoint in the output of tools/remote up"
 say "stack up on 127.0.0.1:$PORT in $((SECONDS - t0)) s"
 RBE=(--config=rbe "--remote_executor=grpc://127.0.0.1:$PORT" --disk_cache= --jobs=2 --test_summary=short)
-WLOG=$FLASHCORE_REMOTE_STATE/logs/worker-cpu0.log
+WLOGS=$FLASHCORE_REMOTE_STATE/logs/worker-cpu  # one log per job slot: worker-cpu0.log, -cpu1.log, ...
 RLOG=$FLASHCORE_REMOTE_STATE/logs/relay-h200.log
-runs() { grep -c 'Runner exited with code' "$1" || true; }
+runs() { cat "$1"*.log 2>/dev/null | grep -c 'Runner exited with code' || true; }
 
 # --- 2. remote execution ------------------------------------------------------------------
 t=$SECONDS
 "${BZ[@]}" test "${RBE[@]}" "${TARGETS[@]}" < /dev/null 2>&1 | tee "$TMP/run1.txt" | grep -E 'PASSED|FAILED|processes|Executed'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "tools/bazel test --config=rbe ${TARGETS[*]}"
-n1=$(runs "$WLOG")
+n1=$(runs "$WLOGS")
 remote=$(sed -n 's/.*processes: .* \([0-9]*\) remote\.$/\1/p; s/.*processes: .* \([0-9]*\) remote,.*/\1/p' "$TMP/run1.txt" | tail -1)
 [ "$n1" -gt 0 ] || fail "the CPU worker's log shows no executed action"
 say "run 1: ${remote:-?} remote processes; the CPU worker's log has $n1 runner execution(s) ($((SECONDS - t)) s)"
@@ -72,7 +72,7 @@ say "run 1: ${remote:-?} remote processes; the CPU worker's log has $n1 runner e
 t=$SECONDS
 "${BZ[@]}" test "${RBE[@]}" "${TARGETS[@]}" < /dev/null 2>&1 | tee "$TMP/run2.txt" | grep -E 'PASSED|FAILED|processes|Executed'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "second tools/bazel test --config=rbe"
-n2=$(runs "$WLOG")
+n2=$(runs "$WLOGS")
 [ "$n2" = "$n1" ] || fail "after clean --expunge the worker executed $((n2 - n1)) more action(s)"
 for tg in "${TARGETS[@]}"; do
   grep -qE "^$tg +\(cached\) PASSED" "$TMP/run2.txt" || fail "$tg is not '(cached) PASSED' after clean --expunge"

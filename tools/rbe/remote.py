@@ -528,7 +528,10 @@ def cmd_up(a):
         wait_for(lambda: os.path.exists(sock), "buildbox-casd", 30, data["procs"]["casd"], data["procs"]["casd"]["log"])
         host = socket.gethostname()
         hide = hidden_paths_wrapper(st)
-        for i in range(a.cpu_workers):
+        # One buildbox-worker process per job slot: buildbox-run-hosttools stages each action's
+        # input root into its --workspace-path, which must be empty, so two concurrent jobs of one
+        # worker would collide there ("Could not stage ... is not empty").
+        for i in range(a.cpu_workers * a.concurrent_jobs):
             wd = os.path.join(st, "workers", "cpu%d" % i)
             os.makedirs(wd, exist_ok=True)
             spawn(st, data, "worker-cpu%d" % i, hide + [
@@ -536,7 +539,7 @@ def cmd_up(a):
                 "--buildbox-run=" + os.path.join(bin_, "buildbox-run-hosttools"),
                 "--runner-arg=--remote=unix:" + sock, "--runner-arg=--workspace-path=" + wd,
                 "--platform", "OSFamily=linux", "--platform", "gpu=none",
-                "--max-wait-time=5", "--concurrent-jobs=%d" % a.concurrent_jobs,
+                "--max-wait-time=5", "--concurrent-jobs=1",
                 "flashcore-%s-cpu%d" % (host, i)])
         for k in a.relay:
             rd = os.path.join(st, "relay")
@@ -791,7 +794,8 @@ def main(argv=None):
     u.add_argument("--port", type=int, default=int(os.environ.get("FLASHCORE_REMOTE_PORT", DEFAULT_PORT)))
     u.add_argument("--ephemeral", action="store_true", help="pick a free loopback port")
     u.add_argument("--cpu-workers", type=int, default=1)
-    u.add_argument("--concurrent-jobs", type=int, default=2, help="jobs per CPU worker")
+    u.add_argument("--concurrent-jobs", type=int, default=2,
+                   help="jobs per CPU worker (one buildbox-worker process, with its own workspace, per job)")
     u.add_argument("--relay", action="append", default=[], metavar="KIND",
                    help="add a relay worker advertising gpu=KIND (repeatable)")
     u.add_argument("--relay-jobs", type=int, default=8, help="actions a relay worker holds at once")
