@@ -5,9 +5,13 @@
 //   - one CTA per (128-key block, head, batch); warpgroup 0 is the producer, warpgroups 1 and 2
 //     are consumers owning 64 keys each;
 //   - the producer's thread 0 loads K and V once and streams Q and dO of every 64-row query block
-//     that sees the keys through a kStages-deep TMA + mbarrier pipeline (tma_pipeline.cuh); its
-//     warp 1 writes the block's lse (times log2 e; +inf for rows past seqlen_q or that see no
-//     key, so P = 0 there) and D rows into the same stage and arrives on the same full barrier;
+//     that sees the keys through a kStages-deep TMA + mbarrier pipeline (tma_pipeline.cuh);
+//   - each consumer warpgroup copies the block's lse (to the log2 domain; +inf for rows past
+//     seqlen_q or that see no key, so P = 0 there) and D rows into its own double-buffered
+//     shared rows (one row per thread, before waiting for Q and dO), published by a 128-thread
+//     named barrier after its first GEMMs are issued. All generic shared-memory traffic between
+//     threads is thus ordered by bar.sync (compute-sanitizer racecheck runs on this kernel), not
+//     by mbarriers; registers cannot hold them (16 + 16 per thread spill at head_dim 128);
 //   - per query block, each consumer computes with wgmma
 //         S^T  = K Q^T          (SS, 64 keys x 64 queries)
 //         dP^T = V dO^T         (SS)
@@ -55,8 +59,8 @@ struct BwdSharedStorage {
   // dS^T: [kBlockN keys][64 queries], one 128-byte swizzled row per key; double-buffered so
   // that block m + 1's dS^T can be written while the other consumer still reads block m's.
   alignas(1024) Element ds[2][kBlockN * kBwdBlockM];
-  float lse[kStages][kBwdBlockM];   // lse * log2(e), +inf where P must be 0
-  float dsum[kStages][kBwdBlockM];  // D
+  float lse[2][2][kBwdBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
+  float dsum[2][2][kBwdBlockM];  // [consumer][buffer]: D
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
 };
@@ -85,7 +89,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kDqBarrierThreads = kDqSplitsColumns ? 128 * kPolicy.consumer_wgs : 128;
   static_assert(kBlockM == 64, "S^T = K Q^T is m64n64: 64 queries per block");
   static_assert(kBlockN == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 keys");
-  static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..2 and the dQ split assume two consumers");
+  static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
   static_assert(kHeadDim == 64 || kHeadDim == 128, "head dim");
   using Smem = BwdSharedStorage<Element, kHeadDim, kBlockN, kStages>;
 
@@ -111,7 +115,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     mbar_init(&smem.kv_full, 1);
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
-      mbar_init(&smem.full[s], 2);  // thread 0 (TMA bytes) + warp 1 (lse, D rows)
+      mbar_init(&smem.full[s], 1);
       mbar_init(&smem.empty[s], kConsumerWarps);
     }
     mbar_init_fence();
@@ -121,38 +125,17 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    const int warp = threadIdx.x / 32;
-    const int lane = threadIdx.x % 32;
-    if (m_begin >= m_end || warp > 1) return;
+    if (m_begin >= m_end || threadIdx.x != 0) return;
+    mbar_arrive_expect_tx(&smem.kv_full, 2 * kKVBytes);
+    load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, &smem.kv_full, n0, head, batch);
+    load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, &smem.kv_full, n0, head, batch);
     PipelineState<kStages> st;
-    if (warp == 0) {
-      if (lane != 0) return;
-      mbar_arrive_expect_tx(&smem.kv_full, 2 * kKVBytes);
-      load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, &smem.kv_full, n0, head, batch);
-      load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, &smem.kv_full, n0, head, batch);
-      for (int m = m_begin; m < m_end; ++m, ++st.count) {
-        const int s = st.stage();
-        mbar_wait(&smem.empty[s], st.parity() ^ 1);
-        mbar_arrive_expect_tx(&smem.full[s], 2 * kTileBytes);
-        load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], &smem.full[s], m * kBlockM, head, batch);
-        load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], &smem.full[s], m * kBlockM, head, batch);
-      }
-    } else {
-      const float* lse = p.lse + bh * p.seqlen_q;
-      const float* dsum = p.dsum + bh * p.seqlen_q;
-      for (int m = m_begin; m < m_end; ++m, ++st.count) {
-        const int s = st.stage();
-        mbar_wait(&smem.empty[s], st.parity() ^ 1);
-#pragma unroll
-        for (int r = lane; r < kBlockM; r += 32) {
-          const int row = m * kBlockM + r;
-          const bool valid = row < p.seqlen_q;
-          smem.lse[s][r] = valid ? bwd::lse_log2(lse[row]) : INFINITY;
-          smem.dsum[s][r] = valid ? dsum[row] : 0.f;
-        }
-        __syncwarp();
-        if (lane == 0) mbar_arrive(&smem.full[s]);
-      }
+    for (int m = m_begin; m < m_end; ++m, ++st.count) {
+      const int s = st.stage();
+      mbar_wait(&smem.empty[s], st.parity() ^ 1);
+      mbar_arrive_expect_tx(&smem.full[s], 2 * kTileBytes);
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], &smem.full[s], m * kBlockM, head, batch);
+      load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], &smem.full[s], m * kBlockM, head, batch);
     }
     return;
   }
@@ -177,10 +160,26 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   if (m_begin < m_end) {
     mbar_wait(&smem.kv_full, 0);
     float* dq_accum = p.dq_accum + bh * p.seqlen_q * kHeadDim;
+    const float* lse_rows = p.lse + bh * p.seqlen_q;
+    const float* dsum_rows = p.dsum + bh * p.seqlen_q;
+    const int stat_row = threadIdx.x % 64;  // threads 0..63 of the warpgroup: lse; 64..127: D
+    const bool stat_is_lse = threadIdx.x % 128 < 64;
     PipelineState<kStages> st;
     for (int m = m_begin; m < m_end; ++m, ++st.count) {
       const int s = st.stage();
       const int m0 = m * kBlockM;
+      // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
+      // has passed block m - 1's barrier 3 + cwg since).
+      const int buf = st.count & 1;
+      {
+        const int query = m0 + stat_row;
+        const bool valid = query < p.seqlen_q;
+        if (stat_is_lse) {
+          smem.lse[cwg][buf][stat_row] = valid ? bwd::lse_log2(__ldg(lse_rows + query)) : INFINITY;
+        } else {
+          smem.dsum[cwg][buf][stat_row] = valid ? __ldg(dsum_rows + query) : 0.f;
+        }
+      }
       mbar_wait(&smem.full[s], st.parity());
 
       // S^T = K Q^T and dP^T = V dO^T, two commit groups.
@@ -200,13 +199,15 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
       wgmma_commit();
 
+      named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
+
       // P^T while dP^T is in flight. Element 4t + 2h + e: key kn0 + key_row + 8h, query
       // m0 + 8t + 2 (lane % 4) + e.
       wgmma_wait<1>();
       fence_operands(sacc);
 #pragma unroll
       for (int t = 0; t < 8; ++t) {
-        const float2 l = *reinterpret_cast<const float2*>(&smem.lse[s][8 * t + 2 * (lane % 4)]);
+        const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           sacc[4 * t + 2 * h] = exp2_approx(sacc[4 * t + 2 * h] * scale_log2 - l.x);
@@ -234,7 +235,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // dS^T = P^T o (dP^T - D), in dpacc.
 #pragma unroll
       for (int t = 0; t < 8; ++t) {
-        const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[s][8 * t + 2 * (lane % 4)]);
+        const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[cwg][buf][8 * t + 2 * (lane % 4)]);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           dpacc[4 * t + 2 * h] = sacc[4 * t + 2 * h] * (dpacc[4 * t + 2 * h] - d.x);
@@ -254,7 +255,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
       // dS^T into this block's buffer, swizzled as the TMA would write a [keys][64] tile: group
       // t, half h of this thread is dsf[t / 2][2 * (t % 2) + h].
-      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[st.count & 1]);
+      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[buf]);
 #pragma unroll
       for (int t = 0; t < 8; ++t) {
 #pragma unroll
@@ -295,7 +296,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_operands(pf);
       fence_operands(dsf);
       __syncwarp();
-      if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO, lse, D of stage s are read
+      if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
       wgmma_wait<0>();
       fence_operands(dq);
 #pragma unroll
