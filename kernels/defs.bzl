@@ -49,6 +49,10 @@ _SM80_FWD = _mainloop("kernels/flash_fwd_kernel.cuh", "launch_fwd<{arch_enum}, {
 _SM90A_FWD = _mainloop("kernels/hopper/fwd_kernel.cuh", "hopper::launch_fwd<{dtype_enum}, {head_dim}, {causal}>")
 _SM80_BWD = _mainloop("kernels/flash_bwd_kernel.cuh", "launch_bwd<{arch_enum}, {dtype_enum}, {head_dim}, {causal}>")
 
+# The wgmma/TMA backward; until verified on a GPU it runs only with FLASHCORE_BWD_HOPPER=1 (and
+# never in deterministic mode), otherwise it hands over to the mma.sync launcher of _SM80_BWD.
+_SM90A_BWD = _mainloop("kernels/hopper/bwd_kernel.cuh", "hopper::launch_bwd<{dtype_enum}, {head_dim}, {causal}>")
+
 # pass -> (params type, registry key type, mainloop per arch); the TU template is shared.
 PASSES = {
     "fwd": struct(params = "FwdParams", key = "FwdKernelKey", mainloops = {
@@ -58,7 +62,7 @@ PASSES = {
         "sm80_ptx": _SM80_FWD,
         "sm89_ptx": _SM80_FWD,
     }),
-    "bwd": struct(params = "BwdParams", key = "BwdKernelKey", mainloops = {"sm80": _SM80_BWD, "sm89": _SM80_BWD, "sm90a": _SM80_BWD}),
+    "bwd": struct(params = "BwdParams", key = "BwdKernelKey", mainloops = {"sm80": _SM80_BWD, "sm89": _SM80_BWD, "sm90a": _SM90A_BWD}),
 }
 
 _TU = """\

@@ -6,7 +6,10 @@
 * in the sm90a libraries, every kernel whose symbol marks it as the Hopper kernel ("hopper" or
   "sm90" in its name, e.g. namespace flashcore::hopper) contains HGMMA and UTMALDG;
 * with --expect_hopper=1 (set in tests/BUILD.bazel since the Hopper kernel landed) each
-  (dtype, head_dim, causal) TU of the sm90a libraries must hold at least one such kernel.
+  (dtype, head_dim, causal) TU of the sm90a libraries must hold at least one such kernel;
+* the sm90a backward libraries (--sm90a_bwd_lib) hold, per (dtype, head_dim, causal) TU, both the
+  wgmma/TMA backward (flashcore::hopper::bwd_kernel, HGMMA and UTMALDG; opt-in at run time with
+  FLASHCORE_BWD_HOPPER=1) and the mma.sync backward it falls back to (HMMA, no HGMMA).
 
 The sm90a libraries are read member by member (one generated TU per object, named
 fwd_<dtype>_sm90a_d<head_dim>_<full|causal>), which is what ties a kernel to its key.
@@ -26,6 +29,7 @@ flags.DEFINE_string("nvdisasm", None, "the pinned nvdisasm binary (cuobjdump -sa
 flags.DEFINE_string("extension", None, "the built _C.so")
 flags.DEFINE_multi_string("sm90a_lib", [], "archives of the sm90a kernel libraries")
 flags.DEFINE_multi_string("ptx_lib", [], "archives of the test-only PTX kernel libraries")
+flags.DEFINE_multi_string("sm90a_bwd_lib", [], "archives of the sm90a backward kernel libraries")
 flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causal) must have a Hopper kernel")
 
 DTYPES = ("fp16", "bf16")
@@ -33,6 +37,7 @@ HEAD_DIMS = (64, 128)
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
+BWD_TU_KEY = re.compile(r"bwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
 CODE_FOR = re.compile(r"^\s*code for (?P<arch>sm_\w+)\s*$")
 FUNCTION = re.compile(r"^\s*Function : (?P<name>\S+)\s*$")
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?(?P<op>[A-Z][A-Z0-9_]*)")
@@ -78,12 +83,18 @@ def sm90a_tu_key(member):
     return (m.group("dtype"), int(m.group("head_dim")), m.group("mask") == "causal") if m else None
 
 
+def sm90a_bwd_tu_key(member):
+    m = BWD_TU_KEY.search(member or "")
+    return (m.group("dtype"), int(m.group("head_dim")), m.group("mask") == "causal") if m else None
+
+
 class SassTest(absltest.TestCase):
 
     @classmethod
     def setUpClass(cls):
         cls.kernels = parse_sass(run_cuobjdump("-sass", FLAGS.extension))
         cls.sm90a = [k for lib in FLAGS.sm90a_lib for k in parse_sass(run_cuobjdump("-sass", lib))]
+        cls.sm90a_bwd = [k for lib in FLAGS.sm90a_bwd_lib for k in parse_sass(run_cuobjdump("-sass", lib))]
 
     def test_parser_sees_the_kernels_and_their_instructions(self):
         # Guards every check below against vacuity: the dump was parsed into kernels with code.
@@ -150,6 +161,26 @@ class SassTest(absltest.TestCase):
                 found[sm90a_tu_key(k.member)].append(k.name)
         missing = [(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True) if not found[(d, h, c)]]
         self.assertEmpty(missing, "sm90a (dtype, head_dim, causal) without a Hopper kernel with HGMMA and UTMALDG")
+
+    def test_sm90a_backward_has_the_wgmma_kernel_and_the_mma_sync_fallback(self):
+        self.assertLen(FLAGS.sm90a_bwd_lib, len(DTYPES))
+        want = {(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True)}
+        self.assertEqual({sm90a_bwd_tu_key(k.member) for k in self.sm90a_bwd}, want,
+                         sorted({k.member for k in self.sm90a_bwd}, key=str))
+        hopper = collections.defaultdict(list)
+        mma_sync = collections.defaultdict(list)
+        for k in self.sm90a_bwd:
+            key = sm90a_bwd_tu_key(k.member)
+            if "hopper" in k.name and "bwd_kernel" in k.name:
+                self.assertIn("HGMMA", k.opcodes, "%s in %s has no HGMMA" % (k.name, k.member))
+                self.assertIn("UTMALDG", k.opcodes, "%s in %s has no UTMALDG" % (k.name, k.member))
+                hopper[key].append(k.name)
+            elif "flash_bwd_kernel" in k.name:
+                self.assertIn("HMMA", k.opcodes, "%s in %s" % (k.name, k.member))
+                self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
+                mma_sync[key].append(k.name)
+        self.assertEmpty(sorted(key for key in want if not hopper[key]), "sm90a bwd TUs without the wgmma kernel")
+        self.assertEmpty(sorted(key for key in want if not mma_sync[key]), "sm90a bwd TUs without the mma.sync kernel")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,398 @@
+// Hopper (sm_90a) attention backward main kernel on wgmma and the TMA (FlashAttention-3's
+// backward, simplified). The preprocess (D = rowsum(dO o O) - dlse, dQ accumulator zeroed) and
+// convert (dQ = dq_accum * scale) kernels are the ones of kernels/flash_bwd_kernel.cuh; only the
+// main kernel is new:
+//   - one CTA per (128-key block, head, batch); warpgroup 0 is the producer, warpgroups 1 and 2
+//     are consumers owning 64 keys each;
+//   - the producer's thread 0 loads K and V once and streams Q and dO of every 64-row query block
+//     that sees the keys through a kStages-deep TMA + mbarrier pipeline (tma_pipeline.cuh);
+//   - each consumer warpgroup copies the block's lse (to the log2 domain; +inf for rows past
+//     seqlen_q or that see no key, so P = 0 there) and D rows into its own double-buffered
+//     shared rows (one row per thread, before waiting for Q and dO), published by a 128-thread
+//     named barrier after its first GEMMs are issued. All generic shared-memory traffic between
+//     threads is thus ordered by bar.sync (compute-sanitizer racecheck runs on this kernel), not
+//     by mbarriers; registers cannot hold them (16 + 16 per thread spill at head_dim 128);
+//   - per query block, each consumer computes with wgmma
+//         S^T  = K Q^T          (SS, 64 keys x 64 queries)
+//         dP^T = V dO^T         (SS)
+//         P^T  = exp2(S^T * scale * log2 e - lse * log2 e)   (masked: causal, keys >= seqlen_k)
+//         dS^T = P^T o (dP^T - D)
+//         dV  += P^T dO         (RS: P^T from registers, dO MN-major from shared memory)
+//         dK  += dS^T Q         (RS, Q MN-major)
+//     and writes dS^T to shared memory (128-byte swizzled [keys][64 queries] rows, double
+//     buffered) for dQ_partial = dS K (SS, both operands MN-major), added to the fp32 dq_accum
+//     with float2 atomics. head_dim 128: the two consumers split dQ's columns (64 each, over all
+//     128 keys; a 256-thread named barrier publishes both halves of dS^T); head_dim 64: each
+//     consumer adds its own 64 keys' share over all 64 columns (a 128-thread barrier);
+//   - dK (times the softmax scale) and dV are written straight from registers at the end.
+// Not used in deterministic mode (the mma.sync kernel's semaphore-ordered dQ runs there), and,
+// until verified on a GPU, only when FLASHCORE_BWD_HOPPER=1 (read once per process).
+// Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "kernels/flash_bwd_api.h"
+#include "kernels/flash_bwd_kernel.cuh"
+#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/tensor_map.h"
+#include "kernels/hopper/tile_policy.h"
+#include "kernels/hopper/tma_pipeline.cuh"
+#include "kernels/hopper/wgmma.cuh"
+
+namespace flashcore {
+namespace hopper {
+
+template <class Element, int kHeadDim, int kBlockN, int kStages>
+struct BwdSharedStorage {
+  // [kHeadDim / 64 column blocks][rows][64 elements] tiles, as the TMA box writes them.
+  alignas(1024) Element k[kBlockN * kHeadDim];
+  alignas(1024) Element v[kBlockN * kHeadDim];
+  alignas(1024) Element q[kStages][kBwdBlockM * kHeadDim];
+  alignas(1024) Element dout[kStages][kBwdBlockM * kHeadDim];
+  // dS^T: [kBlockN keys][64 queries], one 128-byte swizzled row per key; double-buffered so
+  // that block m + 1's dS^T can be written while the other consumer still reads block m's.
+  alignas(1024) Element ds[2][kBlockN * kBwdBlockM];
+  float lse[2][2][kBwdBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
+  float dsum[2][2][kBwdBlockM];  // [consumer][buffer]: D
+  uint64_t kv_full;
+  uint64_t full[kStages], empty[kStages];
+};
+
+struct BwdTensorMaps {
+  CUtensorMap q, dout;  // boxes of 64 rows
+  CUtensorMap k, v;     // boxes of kBlockN rows
+};
+
+template <class Traits, int kHeadDim, bool kCausal>
+__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
+    bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps) {
+  using Element = typename Traits::Element;
+  constexpr DType kDType = Traits::kDType;
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr int kBlockM = kBwdBlockM;
+  constexpr int kBlockN = kPolicy.block_n;
+  constexpr int kStages = kPolicy.stages;
+  constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
+  constexpr int kDTiles = kHeadDim / 8;  // n8 groups of dK, dV
+  constexpr uint32_t kTileBytes = kBlockM * kHeadDim * sizeof(Element);
+  constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
+  // dQ split (see the header comment): true = by columns over all keys, false = by keys.
+  constexpr bool kDqSplitsColumns = kHeadDim == 64 * kPolicy.consumer_wgs;
+  constexpr int kDqKeys = kDqSplitsColumns ? kBlockN : 64;
+  constexpr int kDqBarrierThreads = kDqSplitsColumns ? 128 * kPolicy.consumer_wgs : 128;
+  static_assert(kBlockM == 64, "S^T = K Q^T is m64n64: 64 queries per block");
+  static_assert(kBlockN == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 keys");
+  static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
+  static_assert(kHeadDim == 64 || kHeadDim == 128, "head dim");
+  using Smem = BwdSharedStorage<Element, kHeadDim, kBlockN, kStages>;
+
+  extern __shared__ unsigned char smem_raw[];
+  Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+
+  const int n_block = blockIdx.x;
+  const int head = blockIdx.y;
+  const int batch = blockIdx.z;
+  const int n0 = n_block * kBlockN;
+  const int64_t bh = static_cast<int64_t>(batch) * p.heads + head;
+  // Bottom-right causal alignment: query i sees key j iff j <= i + diag; the first query that
+  // sees key n0 is n0 - diag.
+  const int diag = p.seqlen_k - p.seqlen_q;
+  const int m_end = (p.seqlen_q + kBlockM - 1) / kBlockM;
+  const int m_begin = kCausal ? min(m_end, max(0, n0 - diag) / kBlockM) : 0;
+
+  if (threadIdx.x == 0) {
+    prefetch_tensor_map(&maps.q);
+    prefetch_tensor_map(&maps.dout);
+    prefetch_tensor_map(&maps.k);
+    prefetch_tensor_map(&maps.v);
+    mbar_init(&smem.kv_full, 1);
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init(&smem.full[s], 1);
+      mbar_init(&smem.empty[s], kConsumerWarps);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (threadIdx.x / 128 == 0) {
+    // ---------------------------------------------------------------- producer warpgroup
+    warpgroup_reg_dealloc<kPolicy.producer_regs>();
+    if (m_begin >= m_end || threadIdx.x != 0) return;
+    mbar_arrive_expect_tx(&smem.kv_full, 2 * kKVBytes);
+    load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, &smem.kv_full, n0, head, batch);
+    load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, &smem.kv_full, n0, head, batch);
+    PipelineState<kStages> st;
+    for (int m = m_begin; m < m_end; ++m, ++st.count) {
+      const int s = st.stage();
+      mbar_wait(&smem.empty[s], st.parity() ^ 1);
+      mbar_arrive_expect_tx(&smem.full[s], 2 * kTileBytes);
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], &smem.full[s], m * kBlockM, head, batch);
+      load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], &smem.full[s], m * kBlockM, head, batch);
+    }
+    return;
+  }
+
+  // ------------------------------------------------------------------ consumer warpgroups
+  warpgroup_reg_alloc<kPolicy.consumer_regs>();
+  const int cwg = threadIdx.x / 128 - 1;  // keys [n0 + 64 * cwg, +64)
+  const int warp = (threadIdx.x / 32) % 4;
+  const int lane = threadIdx.x % 32;
+  const int kn0 = n0 + cwg * 64;
+  const int key_row = warp * 16 + lane / 4;  // this thread's keys: kn0 + key_row (+ 8)
+  const float scale_log2 = p.softmax_scale * kLog2e;
+  // dQ slice of this consumer: keys [dq_key0, +kDqKeys) of the CTA, columns [dq_col0, +64).
+  const int dq_key0 = kDqSplitsColumns ? 0 : cwg * 64;
+  const int dq_col0 = kDqSplitsColumns ? cwg * 64 : 0;
+
+  float dk[kDTiles * 4];
+  float dv[kDTiles * 4];
+#pragma unroll
+  for (int i = 0; i < kDTiles * 4; ++i) dk[i] = dv[i] = 0.f;
+
+  if (m_begin < m_end) {
+    mbar_wait(&smem.kv_full, 0);
+    float* dq_accum = p.dq_accum + bh * p.seqlen_q * kHeadDim;
+    const float* lse_rows = p.lse + bh * p.seqlen_q;
+    const float* dsum_rows = p.dsum + bh * p.seqlen_q;
+    const int stat_row = threadIdx.x % 64;  // threads 0..63 of the warpgroup: lse; 64..127: D
+    const bool stat_is_lse = threadIdx.x % 128 < 64;
+    PipelineState<kStages> st;
+    for (int m = m_begin; m < m_end; ++m, ++st.count) {
+      const int s = st.stage();
+      const int m0 = m * kBlockM;
+      // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
+      // has passed block m - 1's barrier 3 + cwg since).
+      const int buf = st.count & 1;
+      {
+        const int query = m0 + stat_row;
+        const bool valid = query < p.seqlen_q;
+        if (stat_is_lse) {
+          smem.lse[cwg][buf][stat_row] = valid ? bwd::lse_log2(__ldg(lse_rows + query)) : INFINITY;
+        } else {
+          smem.dsum[cwg][buf][stat_row] = valid ? __ldg(dsum_rows + query) : 0.f;
+        }
+      }
+      mbar_wait(&smem.full[s], st.parity());
+
+      // S^T = K Q^T and dP^T = V dO^T, two commit groups.
+      float sacc[32];
+      float dpacc[32];
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        wgmma_ss<64, kDType>(sacc, kmajor_desc<kBlockN>(smem.k, cwg * 64, kk), kmajor_desc<kBlockM>(smem.q[s], 0, kk),
+                             kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+#pragma unroll
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        wgmma_ss<64, kDType>(dpacc, kmajor_desc<kBlockN>(smem.v, cwg * 64, kk),
+                             kmajor_desc<kBlockM>(smem.dout[s], 0, kk), kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+
+      named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
+
+      // P^T while dP^T is in flight. Element 4t + 2h + e: key kn0 + key_row + 8h, query
+      // m0 + 8t + 2 (lane % 4) + e.
+      wgmma_wait<1>();
+      fence_operands(sacc);
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+        const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          sacc[4 * t + 2 * h] = exp2_approx(sacc[4 * t + 2 * h] * scale_log2 - l.x);
+          sacc[4 * t + 2 * h + 1] = exp2_approx(sacc[4 * t + 2 * h + 1] * scale_log2 - l.y);
+        }
+      }
+      // Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not 0) and, causal, keys right
+      // of the diagonal. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
+      if (kn0 + 64 > p.seqlen_k || (kCausal && kn0 + 63 > m0 + diag)) {
+#pragma unroll
+        for (int t = 0; t < 8; ++t) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int key = kn0 + key_row + 8 * h;
+              const int query = m0 + 8 * t + 2 * (lane % 4) + e;
+              if (key >= p.seqlen_k || (kCausal && key > query + diag)) sacc[4 * t + 2 * h + e] = 0.f;
+            }
+          }
+        }
+      }
+      wgmma_wait<0>();
+      fence_operands(dpacc);
+      // dS^T = P^T o (dP^T - D), in dpacc.
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+        const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[cwg][buf][8 * t + 2 * (lane % 4)]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          dpacc[4 * t + 2 * h] = sacc[4 * t + 2 * h] * (dpacc[4 * t + 2 * h] - d.x);
+          dpacc[4 * t + 2 * h + 1] = sacc[4 * t + 2 * h + 1] * (dpacc[4 * t + 2 * h + 1] - d.y);
+        }
+      }
+      // A fragments (k16 steps over the 64 queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
+      uint32_t pf[4][4];
+      uint32_t dsf[4][4];
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          pf[kk][j] = Traits::pack2(sacc[8 * kk + 2 * j], sacc[8 * kk + 2 * j + 1]);
+          dsf[kk][j] = Traits::pack2(dpacc[8 * kk + 2 * j], dpacc[8 * kk + 2 * j + 1]);
+        }
+      }
+      // dS^T into this block's buffer, swizzled as the TMA would write a [keys][64] tile: group
+      // t, half h of this thread is dsf[t / 2][2 * (t % 2) + h].
+      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[buf]);
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = cwg * 64 + key_row + 8 * h;
+          *reinterpret_cast<uint32_t*>(ds_tile + r * 128 + (((t ^ (r % 8))) * 16) + (lane % 4) * 4) =
+              dsf[t / 2][2 * (t % 2) + h];
+        }
+      }
+      fence_view_async_shared();
+      named_barrier_sync(kDqSplitsColumns ? 1 : 1 + cwg, kDqBarrierThreads);
+
+      // dV += P^T dO, dK += dS^T Q (one group), then dQ_partial = dS K (another).
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk) {
+        wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM>(smem.dout[s], kk), 1);
+      }
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk) {
+        wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM>(smem.q[s], kk), 1);
+      }
+      wgmma_commit();
+      float dq[32];
+#pragma unroll
+      for (int kk = 0; kk < kDqKeys / 16; ++kk) {
+        // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B.
+        const uint64_t a = smem_desc_sw128(smem_u32(ds_tile) + (dq_key0 + 16 * kk) * 128, kBlockN * 128, 1024);
+        // B = K (16 keys x 64 columns), MN-major: column block dq_col0 / 64 of the K tile.
+        const uint64_t b = smem_desc_sw128(
+            smem_u32(smem.k) + (dq_col0 / 64) * (kBlockN * 128) + (dq_key0 + 16 * kk) * 128, kBlockN * 128, 1024);
+        wgmma_ss<64, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+      wgmma_wait<1>();
+      fence_operands(dv);
+      fence_operands(dk);
+      fence_operands(pf);
+      fence_operands(dsf);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
+      wgmma_wait<0>();
+      fence_operands(dq);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = m0 + warp * 16 + lane / 4 + 8 * h;
+        if (row < p.seqlen_q) {
+          float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
+#pragma unroll
+          for (int t = 0; t < 8; ++t) bwd::atomic_add2<true>(dst + 8 * t, dq[4 * t + 2 * h], dq[4 * t + 2 * h + 1]);
+        }
+      }
+    }
+  }
+
+  // Epilogue: dK (times the softmax scale) and dV of this thread's keys; keys no query sees get 0.
+  Element* dk_base = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride + head * p.dk_head_stride;
+  Element* dv_base = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride + head * p.dv_head_stride;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int key = kn0 + key_row + 8 * h;
+    if (key < p.seqlen_k) {
+      Element* dk_row = dk_base + static_cast<int64_t>(key) * p.dk_row_stride;
+      Element* dv_row = dv_base + static_cast<int64_t>(key) * p.dv_row_stride;
+#pragma unroll
+      for (int t = 0; t < kDTiles; ++t) {
+        *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
+            Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
+        *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
+            Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+      }
+    }
+  }
+}
+
+// FLASHCORE_BWD_HOPPER=1 selects this kernel (read once per process); anything else keeps the
+// mma.sync backward until the wgmma one has passed the GPU suite.
+inline bool bwd_requested() {
+  static const bool requested = [] {
+    const char* e = std::getenv("FLASHCORE_BWD_HOPPER");
+    return e != nullptr && std::strcmp(e, "1") == 0;
+  }();
+  return requested;
+}
+
+template <DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
+  // Deterministic mode keeps the mma.sync kernel (fixed-order dQ through its semaphores).
+  if (p.deterministic || !bwd_requested()) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+  using Traits = typename TraitsFor<kDType>::type;
+  using Element = typename Traits::Element;
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
+  constexpr size_t kSmemBytes = sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_n, kPolicy.stages>) + 1024;
+  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
+  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  const int64_t row_blocks = (rows + 3) / 4;
+  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+
+  BwdTensorMaps maps;
+  cudaError_t err = make_bshd_tensor_map(&maps.q, p.q, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim,
+                                         p.q_batch_stride, p.q_row_stride, p.q_head_stride, kBwdBlockM);
+  if (err == cudaSuccess) {
+    err = make_bshd_tensor_map(&maps.dout, p.dout, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim,
+                               p.do_batch_stride, p.do_row_stride, p.do_head_stride, kBwdBlockM);
+  }
+  if (err == cudaSuccess) {
+    err = make_bshd_tensor_map(&maps.k, p.k, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.k_batch_stride,
+                               p.k_row_stride, p.k_head_stride, kPolicy.block_n);
+  }
+  if (err == cudaSuccess) {
+    err = make_bshd_tensor_map(&maps.v, p.v, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.v_batch_stride,
+                               p.v_row_stride, p.v_head_stride, kPolicy.block_n);
+  }
+  // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
+  if (err != cudaSuccess) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+
+  auto* kernel = &bwd_kernel<Traits, kHeadDim, kCausal>;
+  static const cudaError_t attr_err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
+  if (attr_err != cudaSuccess) return attr_err;
+
+  BwdParams params = p;
+  params.dq_semaphore = nullptr;
+  bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  const dim3 grid((p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n, p.heads, p.batch);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(params, maps);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  bwd::bwd_convert_dq_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  return cudaGetLastError();
+}
+
+}  // namespace hopper
+}  // namespace flashcore
