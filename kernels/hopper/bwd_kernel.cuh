@@ -25,8 +25,10 @@
 //     128 keys; a 256-thread named barrier publishes both halves of dS^T); head_dim 64: each
 //     consumer adds its own 64 keys' share over all 64 columns (a 128-thread barrier);
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
-// Not used in deterministic mode (the mma.sync kernel's semaphore-ordered dQ runs there), and,
-// until verified on a GPU, only when FLASHCORE_BWD_HOPPER=1 (read once per process).
+// Used at head_dim 128, where it measured 1.04-1.09x torch flash (FA2) on the H100 against the
+// mma.sync kernel's 0.69-0.75x; at head_dim 64 the mma.sync kernel was faster (0.78-0.87x vs this
+// kernel's 0.74-0.80x: each consumer adds its own dQ share, twice the atomics), so it stays there
+// (docs/PERF.md). Not used in deterministic mode (the mma.sync kernel's semaphore-ordered dQ).
 // Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
 #pragma once
 
@@ -35,8 +37,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/flash_bwd_kernel.cuh"
@@ -331,20 +331,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   }
 }
 
-// FLASHCORE_BWD_HOPPER=1 selects this kernel (read once per process); anything else keeps the
-// mma.sync backward until the wgmma one has passed the GPU suite.
-inline bool bwd_requested() {
-  static const bool requested = [] {
-    const char* e = std::getenv("FLASHCORE_BWD_HOPPER");
-    return e != nullptr && std::strcmp(e, "1") == 0;
-  }();
-  return requested;
-}
-
 template <DType kDType, int kHeadDim, bool kCausal>
-cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  // Deterministic mode keeps the mma.sync kernel (fixed-order dQ through its semaphores).
-  if (p.deterministic || !bwd_requested()) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
   constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
@@ -392,6 +380,16 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   bwd::bwd_convert_dq_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   return cudaGetLastError();
+}
+
+// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel at
+// head_dim 128 (not in deterministic mode), the mma.sync one otherwise (see the header comment).
+template <DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
+  if constexpr (kHeadDim == 128) {
+    if (!p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal>(p, stream);
+  }
+  return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
 }
 
 }  // namespace hopper
