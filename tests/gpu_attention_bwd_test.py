@@ -27,9 +27,6 @@ inactive and the normal cases are not loosened. dV = P^T dO has no such cancella
 
 import json
 import os
-import re
-import shutil
-import subprocess
 import sys
 import textwrap
 
@@ -41,6 +38,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 import flashcore
 from flashcore import _attention
 from flashcore.reference import attention_reference_grads, causal_mask
+from sanitizer_check import run_sanitizer
 
 EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 DTYPES = [torch.float16, torch.bfloat16]
@@ -429,28 +427,8 @@ SANITIZER_CASE = textwrap.dedent("""
 
 @pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
 def test_compute_sanitizer_small_case(tool, tmp_path):
-    exe = shutil.which("compute-sanitizer") or next(
-        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if os.path.exists(p)), None)
-    assert exe, "compute-sanitizer not found on this GPU machine"
-    script = tmp_path / "case.py"
-    script.write_text(SANITIZER_CASE)
-    proc = subprocess.run(
-        [exe, "--tool", tool, "--error-exitcode", "3", "--kernel-name", "kns=bwd", sys.executable, str(script)],
-        capture_output=True, text=True, timeout=1800, env=dict(os.environ))
-    print(proc.stdout[-4000:], proc.stderr[-4000:])
-    if "Device not supported" in proc.stdout + proc.stderr:
-        pytest.skip("compute-sanitizer does not support this device/runtime (gVisor); %s not run" % tool)
-    assert proc.returncode == 0, "%s failed (rc %d)" % (tool, proc.returncode)
-    assert "sanitizer case done" in proc.stdout
-    log = proc.stdout + proc.stderr
-    if tool == "racecheck":
-        # racecheck ends with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)"
-        # (and no "ERROR SUMMARY" line): every count must be 0, warnings (WAR/WAW hazards) included.
-        m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", log)
-        assert m, "no RACECHECK SUMMARY line in the racecheck output"
-        assert m.groups() == ("0", "0", "0"), "racecheck: " + m.group(0)
-    else:
-        assert re.search(r"ERROR SUMMARY: 0 errors", log), "memcheck reported errors (or no ERROR SUMMARY line)"
+    # "bwd" matches every backward kernel: preprocess, convert, flash_bwd_kernel and hopper::bwd_kernel.
+    run_sanitizer(tool, SANITIZER_CASE, "bwd", tmp_path)
 
 
 def test_build_covers_this_gpu():
