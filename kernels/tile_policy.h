@@ -1,4 +1,6 @@
-// Forward tile shapes: the one place that decides them, per (arch, head dim).
+// Forward tile shapes of the mma.sync mainloop (kernels/flash_fwd_kernel.cuh): the one place that
+// decides them, per (arch, head dim). The sm90a forward is the Hopper kernel, whose shapes live in
+// kernels/hopper/tile_policy.h.
 #pragma once
 
 #include "kernels/flash_fwd_api.h"
@@ -12,11 +14,6 @@ struct FwdTileShape {
   int min_ctas_per_sm = 1;  // __launch_bounds__ occupancy hint: caps registers at 64K / (min * threads)
 };
 
-// The arch whose code a library holds: the test-only PTX libraries compile the sm80/sm89 code.
-constexpr Arch code_arch(Arch arch) {
-  return arch == Arch::kSm80Ptx ? Arch::kSm80 : arch == Arch::kSm89Ptx ? Arch::kSm89 : arch;
-}
-
 // Shared memory per CTA is (block_m + 4 * block_n) * head_dim * 2 bytes (Q, and K and V double
 // buffered). Per thread the registers hold one 16-row slice: O (head_dim / 2 floats), Q fragments
 // (head_dim / 4) and S (block_n / 2), whatever block_m is, so 8 warps cost no more registers
@@ -25,11 +22,8 @@ constexpr Arch code_arch(Arch arch) {
 //     (16 warps) per SM on both A100 (164 KiB) and Ada (100 KiB). head_dim 128 with 32 keys:
 //     64 KiB, two CTAs on A100, one on Ada (64 keys would be 96 KiB: one CTA on either), and
 //     <= 128 registers per thread, which two 256-thread CTAs need.
-//   sm90a: unchanged 64 x 64, 4 warps, until the Hopper kernel (kernels/hopper/) replaces it.
-constexpr FwdTileShape fwd_tile_shape(Arch arch, int head_dim) {
-  return code_arch(arch) == Arch::kSm90a ? FwdTileShape{64, 64, 4}
-         : head_dim <= 64                ? FwdTileShape{128, 64, 8, 2}
-                                         : FwdTileShape{128, 32, 8, 2};
+constexpr FwdTileShape fwd_tile_shape(Arch /*arch: sm80, sm89 and their PTX builds alike*/, int head_dim) {
+  return head_dim <= 64 ? FwdTileShape{128, 64, 8, 2} : FwdTileShape{128, 32, 8, 2};
 }
 
 constexpr size_t fwd_smem_bytes(FwdTileShape tile, int head_dim) {
