@@ -694,19 +694,24 @@ def cmd_relay(a):
 # --------------------------------------------------------------------------------------------
 # report: GPU tests executed vs cached, GPU-seconds (from a Build Event Protocol JSON file)
 # --------------------------------------------------------------------------------------------
-def gpu_report(bep_path):
-    tags, results = {}, {}
+def bep_events(bep_path):
+    """The events of a Build Event Protocol JSON file (one object per line; torn lines skipped)."""
     with open(bep_path) as f:
         for line in f:
             try:
-                ev = json.loads(line)
+                yield json.loads(line)
             except ValueError:
                 continue
-            i = ev.get("id", {})
-            if "targetConfigured" in i and "configured" in ev:
-                tags[i["targetConfigured"]["label"]] = ev["configured"].get("tag", [])
-            elif "testResult" in i and "testResult" in ev:
-                results.setdefault(i["testResult"]["label"], []).append(ev["testResult"])
+
+
+def gpu_report(bep_path):
+    tags, results = {}, {}
+    for ev in bep_events(bep_path):
+        i = ev.get("id", {})
+        if "targetConfigured" in i and "configured" in ev:
+            tags[i["targetConfigured"]["label"]] = ev["configured"].get("tag", [])
+        elif "testResult" in i and "testResult" in ev:
+            results.setdefault(i["testResult"]["label"], []).append(ev["testResult"])
     ex = ca = 0
     sec_ex = sec_saved = 0.0
     kinds = {}
@@ -770,17 +775,8 @@ def cmd_test(a):
 
 
 def bep_tags(bep_path):
-    tags = {}
-    with open(bep_path) as f:
-        for line in f:
-            try:
-                ev = json.loads(line)
-            except ValueError:
-                continue
-            i = ev.get("id", {})
-            if "targetConfigured" in i and "configured" in ev:
-                tags[i["targetConfigured"]["label"]] = ev["configured"].get("tag", [])
-    return tags
+    return {ev["id"]["targetConfigured"]["label"]: ev["configured"].get("tag", [])
+            for ev in bep_events(bep_path) if "targetConfigured" in ev.get("id", {}) and "configured" in ev}
 
 
 def cmd_report(a):
