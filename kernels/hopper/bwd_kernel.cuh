@@ -49,18 +49,19 @@
 namespace flashcore {
 namespace hopper {
 
-template <class Element, int kHeadDim, int kBlockN, int kStages>
+template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
 struct BwdSharedStorage {
   // [kHeadDim / 64 column blocks][rows][64 elements] tiles, as the TMA box writes them.
   alignas(1024) Element k[kBlockN * kHeadDim];
   alignas(1024) Element v[kBlockN * kHeadDim];
-  alignas(1024) Element q[kStages][kBwdBlockM * kHeadDim];
-  alignas(1024) Element dout[kStages][kBwdBlockM * kHeadDim];
-  // dS^T: [kBlockN keys][64 queries], one 128-byte swizzled row per key; double-buffered so
-  // that block m + 1's dS^T can be written while the other consumer still reads block m's.
-  alignas(1024) Element ds[2][kBlockN * kBwdBlockM];
-  float lse[2][2][kBwdBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
-  float dsum[2][2][kBwdBlockM];  // [consumer][buffer]: D
+  alignas(1024) Element q[kStages][kBlockM * kHeadDim];
+  alignas(1024) Element dout[kStages][kBlockM * kHeadDim];
+  // dS^T: [kBlockM / 64 query blocks][kBlockN keys][64 queries], one 128-byte swizzled row per
+  // key; double-buffered so that block m + 1's dS^T can be written while the other consumer
+  // still reads block m's.
+  alignas(1024) Element ds[2][kBlockN * kBlockM];
+  float lse[2][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
+  float dsum[2][2][kBlockM];  // [consumer][buffer]: D
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
 };
@@ -76,22 +77,23 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   using Element = typename Traits::Element;
   constexpr DType kDType = Traits::kDType;
   constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
-  constexpr int kBlockM = kBwdBlockM;
+  constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kDTiles = kHeadDim / 8;  // n8 groups of dK, dV
+  constexpr int kQTiles = kBlockM / 8;   // n8 groups of S^T, dP^T (query columns)
   constexpr uint32_t kTileBytes = kBlockM * kHeadDim * sizeof(Element);
   constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
-  // dQ split (see the header comment): true = by columns over all keys, false = by keys.
+  // dQ (kBlockM x kHeadDim over all kBlockN keys) in 64 x 64 slices, one per consumer: by
+  // columns at head_dim 128 (64 query rows), by query rows at head_dim 64 (128 rows).
   constexpr bool kDqSplitsColumns = kHeadDim == 64 * kPolicy.consumer_wgs;
-  constexpr int kDqKeys = kDqSplitsColumns ? kBlockN : 64;
-  constexpr int kDqBarrierThreads = kDqSplitsColumns ? 128 * kPolicy.consumer_wgs : 128;
-  static_assert(kBlockM == 64, "S^T = K Q^T is m64n64: 64 queries per block");
+  static_assert(kDqSplitsColumns != (kBlockM == 64 * kPolicy.consumer_wgs), "exactly one 64 x 64 dQ slice per consumer");
+  static_assert(kBlockM == 64 || kBlockM == 128, "S^T = K Q^T is m64n64 or m64n128");
   static_assert(kBlockN == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 keys");
   static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
   static_assert(kHeadDim == 64 || kHeadDim == 128, "head dim");
-  using Smem = BwdSharedStorage<Element, kHeadDim, kBlockN, kStages>;
+  using Smem = BwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
 
   extern __shared__ unsigned char smem_raw[];
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
@@ -148,8 +150,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const int kn0 = n0 + cwg * 64;
   const int key_row = warp * 16 + lane / 4;  // this thread's keys: kn0 + key_row (+ 8)
   const float scale_log2 = p.softmax_scale * kLog2e;
-  // dQ slice of this consumer: keys [dq_key0, +kDqKeys) of the CTA, columns [dq_col0, +64).
-  const int dq_key0 = kDqSplitsColumns ? 0 : cwg * 64;
+  // dQ slice of this consumer: query rows [dq_row0, +64) of the block, columns [dq_col0, +64).
+  const int dq_row0 = kDqSplitsColumns ? 0 : cwg * 64;
   const int dq_col0 = kDqSplitsColumns ? cwg * 64 : 0;
 
   float dk[kDTiles * 4];
@@ -162,39 +164,55 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     float* dq_accum = p.dq_accum + bh * p.seqlen_q * kHeadDim;
     const float* lse_rows = p.lse + bh * p.seqlen_q;
     const float* dsum_rows = p.dsum + bh * p.seqlen_q;
-    const int stat_row = threadIdx.x % 64;  // threads 0..63 of the warpgroup: lse; 64..127: D
-    const bool stat_is_lse = threadIdx.x % 128 < 64;
+    // lse / D rows of a query block: slots 0 .. kBlockM - 1 are lse rows, kBlockM .. 2 kBlockM - 1
+    // D rows; thread t of the warpgroup owns slots t, t + 128, ... Block m + 1's are loaded into
+    // registers during block m, so the global-load latency is not waited for at the barrier.
+    constexpr int kStatSlots = 2 * kBlockM / 128;
+    static_assert(kStatSlots * 128 == 2 * kBlockM, "lse + D rows of a block are a multiple of 128");
+    auto load_stats = [&](int m, float(&v)[kStatSlots]) {
+#pragma unroll
+      for (int i = 0; i < kStatSlots; ++i) {
+        const int slot = threadIdx.x % 128 + 128 * i;
+        const bool is_lse = slot < kBlockM;
+        const int query = m * kBlockM + (is_lse ? slot : slot - kBlockM);
+        v[i] = query < p.seqlen_q ? __ldg((is_lse ? lse_rows : dsum_rows) + query) : (is_lse ? -INFINITY : 0.f);
+      }
+    };
+    float stats[kStatSlots];
+    load_stats(m_begin, stats);
     PipelineState<kStages> st;
     for (int m = m_begin; m < m_end; ++m, ++st.count) {
       const int s = st.stage();
       const int m0 = m * kBlockM;
       // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
-      // has passed block m - 1's barrier 3 + cwg since).
+      // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for
+      // rows past seqlen_q or that see no key (-inf), so P = 0 there.
       const int buf = st.count & 1;
-      {
-        const int query = m0 + stat_row;
-        const bool valid = query < p.seqlen_q;
-        if (stat_is_lse) {
-          smem.lse[cwg][buf][stat_row] = valid ? bwd::lse_log2(__ldg(lse_rows + query)) : INFINITY;
+#pragma unroll
+      for (int i = 0; i < kStatSlots; ++i) {
+        const int slot = threadIdx.x % 128 + 128 * i;
+        if (slot < kBlockM) {
+          smem.lse[cwg][buf][slot] = bwd::lse_log2(stats[i]);
         } else {
-          smem.dsum[cwg][buf][stat_row] = valid ? __ldg(dsum_rows + query) : 0.f;
+          smem.dsum[cwg][buf][slot - kBlockM] = stats[i];
         }
       }
+      if (m + 1 < m_end) load_stats(m + 1, stats);
       mbar_wait(&smem.full[s], st.parity());
 
       // S^T = K Q^T and dP^T = V dO^T, two commit groups.
-      float sacc[32];
-      float dpacc[32];
+      float sacc[kQTiles * 4];
+      float dpacc[kQTiles * 4];
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<64, kDType>(sacc, kmajor_desc<kBlockN>(smem.k, cwg * 64, kk), kmajor_desc<kBlockM>(smem.q[s], 0, kk),
+        wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN>(smem.k, cwg * 64, kk), kmajor_desc<kBlockM>(smem.q[s], 0, kk),
                              kk > 0 ? 1 : 0);
       }
       wgmma_commit();
 #pragma unroll
       for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<64, kDType>(dpacc, kmajor_desc<kBlockN>(smem.v, cwg * 64, kk),
+        wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN>(smem.v, cwg * 64, kk),
                              kmajor_desc<kBlockM>(smem.dout[s], 0, kk), kk > 0 ? 1 : 0);
       }
       wgmma_commit();
@@ -206,7 +224,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_wait<1>();
       fence_operands(sacc);
 #pragma unroll
-      for (int t = 0; t < 8; ++t) {
+      for (int t = 0; t < kQTiles; ++t) {
         const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -218,7 +236,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // of the diagonal. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
       if (kn0 + 64 > p.seqlen_k || (kCausal && kn0 + 63 > m0 + diag)) {
 #pragma unroll
-        for (int t = 0; t < 8; ++t) {
+        for (int t = 0; t < kQTiles; ++t) {
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
 #pragma unroll
@@ -234,7 +252,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_operands(dpacc);
       // dS^T = P^T o (dP^T - D), in dpacc.
 #pragma unroll
-      for (int t = 0; t < 8; ++t) {
+      for (int t = 0; t < kQTiles; ++t) {
         const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[cwg][buf][8 * t + 2 * (lane % 4)]);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -242,33 +260,34 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           dpacc[4 * t + 2 * h + 1] = sacc[4 * t + 2 * h + 1] * (dpacc[4 * t + 2 * h + 1] - d.y);
         }
       }
-      // A fragments (k16 steps over the 64 queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
-      uint32_t pf[4][4];
-      uint32_t dsf[4][4];
+      // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
+      uint32_t pf[kBlockM / 16][4];
+      uint32_t dsf[kBlockM / 16][4];
 #pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
+      for (int kk = 0; kk < kBlockM / 16; ++kk) {
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           pf[kk][j] = Traits::pack2(sacc[8 * kk + 2 * j], sacc[8 * kk + 2 * j + 1]);
           dsf[kk][j] = Traits::pack2(dpacc[8 * kk + 2 * j], dpacc[8 * kk + 2 * j + 1]);
         }
       }
-      // dS^T into this block's buffer, swizzled as the TMA would write a [keys][64] tile: group
-      // t, half h of this thread is dsf[t / 2][2 * (t % 2) + h].
+      // dS^T into this block's buffer, swizzled as the TMA would write [keys][64] tiles (one per
+      // 64 queries): group t, half h of this thread is dsf[t / 2][2 * (t % 2) + h].
       unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[buf]);
 #pragma unroll
-      for (int t = 0; t < 8; ++t) {
+      for (int t = 0; t < kQTiles; ++t) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = cwg * 64 + key_row + 8 * h;
-          *reinterpret_cast<uint32_t*>(ds_tile + r * 128 + (((t ^ (r % 8))) * 16) + (lane % 4) * 4) =
-              dsf[t / 2][2 * (t % 2) + h];
+          *reinterpret_cast<uint32_t*>(ds_tile + (t / 8) * (kBlockN * 128) + r * 128 + ((((t % 8) ^ (r % 8))) * 16) +
+                                       (lane % 4) * 4) = dsf[t / 2][2 * (t % 2) + h];
         }
       }
       fence_view_async_shared();
-      named_barrier_sync(kDqSplitsColumns ? 1 : 1 + cwg, kDqBarrierThreads);
 
-      // dV += P^T dO, dK += dS^T Q (one group), then dQ_partial = dS K (another).
+      // dV += P^T dO, dK += dS^T Q (one group, from this warpgroup's registers: issued before the
+      // barrier so that they run while it waits for the other consumer), then dQ_partial = dS K
+      // (another group, after the barrier: it reads both consumers' dS^T rows).
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) {
@@ -279,14 +298,17 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM>(smem.q[s], kk), 1);
       }
       wgmma_commit();
+      named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
       float dq[32];
 #pragma unroll
-      for (int kk = 0; kk < kDqKeys / 16; ++kk) {
-        // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B.
-        const uint64_t a = smem_desc_sw128(smem_u32(ds_tile) + (dq_key0 + 16 * kk) * 128, kBlockN * 128, 1024);
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B; query
+        // block dq_row0 / 64 of the dS^T buffer.
+        const uint64_t a =
+            smem_desc_sw128(smem_u32(ds_tile) + (dq_row0 / 64) * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
         // B = K (16 keys x 64 columns), MN-major: column block dq_col0 / 64 of the K tile.
-        const uint64_t b = smem_desc_sw128(
-            smem_u32(smem.k) + (dq_col0 / 64) * (kBlockN * 128) + (dq_key0 + 16 * kk) * 128, kBlockN * 128, 1024);
+        const uint64_t b =
+            smem_desc_sw128(smem_u32(smem.k) + (dq_col0 / 64) * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
         wgmma_ss<64, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
       }
       wgmma_commit();
@@ -301,7 +323,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_operands(dq);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int row = m0 + warp * 16 + lane / 4 + 8 * h;
+        const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
         if (row < p.seqlen_q) {
           float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
 #pragma unroll
@@ -337,7 +359,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Element = typename Traits::Element;
   constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
-  constexpr size_t kSmemBytes = sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_n, kPolicy.stages>) + 1024;
+  constexpr size_t kSmemBytes =
+      sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -348,10 +371,10 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
   BwdTensorMaps maps;
   cudaError_t err = make_bshd_tensor_map(&maps.q, p.q, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim,
-                                         p.q_batch_stride, p.q_row_stride, p.q_head_stride, kBwdBlockM);
+                                         p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m);
   if (err == cudaSuccess) {
     err = make_bshd_tensor_map(&maps.dout, p.dout, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim,
-                               p.do_batch_stride, p.do_row_stride, p.do_head_stride, kBwdBlockM);
+                               p.do_batch_stride, p.do_row_stride, p.do_head_stride, kPolicy.block_m);
   }
   if (err == cudaSuccess) {
     err = make_bshd_tensor_map(&maps.k, p.k, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.k_batch_stride,
@@ -386,9 +409,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 // head_dim 128 (not in deterministic mode), the mma.sync one otherwise (see the header comment).
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  if constexpr (kHeadDim == 128) {
-    if (!p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal>(p, stream);
-  }
+  if (!p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal>(p, stream);
   return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
 }
 

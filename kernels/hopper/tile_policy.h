@@ -27,23 +27,29 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
 namespace flashcore {
 namespace hopper {
 
-// Hopper backward tile policy (kernels/hopper/bwd_kernel.cuh). Query blocks are always
-// kBwdBlockM = 64 rows (the N of S^T = K Q^T); each consumer warpgroup owns 64 keys.
+// Hopper backward tile policy (kernels/hopper/bwd_kernel.cuh). Each consumer warpgroup owns 64
+// keys of the CTA's key block; a query block is the N of S^T = K Q^T.
 struct BwdTilePolicy {
+  int block_m;        // query rows per mainloop step (64 or 128)
   int block_n;        // keys per CTA: 64 per consumer warpgroup
-  int stages;         // Q / dO / lse / D shared-memory stages
+  int stages;         // Q / dO shared-memory stages
   int consumer_wgs;   // consumer warpgroups (plus one producer warpgroup)
   int producer_regs;  // setmaxnreg budgets, as in FwdTilePolicy
   int consumer_regs;
 };
 
 // 128 keys, two consumer warpgroups, two stages. Registers per consumer thread: dK + dV
-// (head_dim fp32 each over 64 keys: head_dim / 2 + head_dim / 2), S^T and dP^T (32 + 32), then
-// the bf16/fp16 fragments of P^T and dS^T (16 + 16) and the dQ slice (32): 192 at head_dim 128.
-// Shared memory: K, V (128 x head_dim each), 2 stages of Q and dO (64 x head_dim each), two
-// dS^T buffers (128 x 64): 160 KB at head_dim 128, 96 KB at 64.
+// (head_dim / 2 fp32 each for 64 keys), S^T and dP^T (block_m / 2 each), then the fp16/bf16
+// fragments of P^T and dS^T (block_m / 4 each) and the dQ slice (32):
+//   head_dim 128, 64 query rows: 64 + 64 + 32 + 32 = 192 at the softmax;
+//   head_dim 64, 128 query rows: 32 + 32 + 64 + 64 = 192 -- twice the rows per step at d64 halves
+//   the dQ atomics (the two consumers split dQ by query rows instead of each adding its own
+//   keys' share), the barriers per FLOP, and doubles the N of the S^T / dP^T wgmma.
+// dQ's 64 x 64 slices: d128 splits dQ's columns between the consumers, d64 its query rows.
+// Shared memory: K, V (128 x head_dim each), 2 stages of Q and dO (block_m x head_dim each), two
+// dS^T buffers (128 x block_m): 160 KB at head_dim 128 and at 64.
 constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
-  return head_dim == 64 ? BwdTilePolicy{128, 2, 2, 24, 240} : BwdTilePolicy{128, 2, 2, 24, 240};
+  return head_dim == 64 ? BwdTilePolicy{128, 128, 2, 2, 24, 240} : BwdTilePolicy{64, 128, 2, 2, 24, 240};
 }
 
 }  // namespace hopper

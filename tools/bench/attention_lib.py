@@ -68,6 +68,9 @@ SEED_SHAPE = {"batch": 1, "heads": 8, "seqlen": 512, "head_dim": 64}
 
 DTYPES = ("fp16", "bf16")
 BACKENDS = ("flashcore", "flash", "efficient", "cudnn")
+# Opt-in backends (named in --backends, never in the default set): flashcore with
+# deterministic=True, to put the deterministic backward's cost beside the fast path.
+OPTIONAL_BACKENDS = ("flashcore_det",)
 MODES = ("fwd", "bwd", "fwd_bwd")
 MODE_FLOP_FACTOR = {"fwd": 1.0, "bwd": 2.5, "fwd_bwd": 3.5}
 SDPA_BACKENDS = ("flash", "efficient", "cudnn")  # torch SDPA backends, in reference order
@@ -123,7 +126,8 @@ def define_flags(flag_values=None):
     flags.DEFINE_float("rep_ms", 200.0, "triton.testing.do_bench repetition time, ms.",
                        flag_values=fv)
     flags.DEFINE_list("backends", list(BACKENDS),
-                      "Comma list of flashcore, flash, efficient, cudnn (torch SDPA backends).",
+                      "Comma list of flashcore, flash, efficient, cudnn (torch SDPA backends); "
+                      "also flashcore_det (deterministic=True), not in the default.",
                       flag_values=fv)
     flags.DEFINE_float("tolerance", DEFAULT_TOLERANCE,
                        "Max abs error of flashcore vs the torch reference before a shape fails.",
@@ -274,7 +278,7 @@ def config_from_flags(fv, environ=None):
         seqlens=_parse_positive_ints(fv.seqlens, "seqlens"),
         warmup_ms=float(fv.warmup_ms),
         rep_ms=float(fv.rep_ms),
-        backends=_parse_choices(fv.backends, BACKENDS, "backend"),
+        backends=_parse_choices(fv.backends, BACKENDS + OPTIONAL_BACKENDS, "backend"),
         tolerance=float(fv.tolerance),
         seed=int(fv.seed),
         profile_kernels=bool(fv.profile_kernels),
@@ -704,11 +708,12 @@ def make_fn(backend, q, k, v, causal, mode="fwd", dout=None):
     bwd: the forward runs once here (under the backend) and the callable returns
     torch.autograd.grad(out, (q, k, v), dout) on the retained graph; fwd_bwd: both, per call.
     In bwd modes q, k, v must require grad and dout is (batch, seqlen, heads, head_dim)."""
-    if backend == "flashcore":
+    if _is_flashcore(backend):
         import flashcore
+        deterministic = backend == "flashcore_det"
 
         def forward():
-            return flashcore.attention(q, k, v, causal=causal)
+            return flashcore.attention(q, k, v, causal=causal, deterministic=deterministic)
     else:
         import torch.nn.functional as F
 
@@ -733,7 +738,7 @@ def make_fn(backend, q, k, v, causal, mode="fwd", dout=None):
 def backend_context(backend):
     """Forces one SDPA backend for the calls made inside; a no-op for flashcore."""
     import contextlib
-    if backend == "flashcore":
+    if _is_flashcore(backend):
         return contextlib.nullcontext()
     from torch.nn.attention import sdpa_kernel
     return sdpa_kernel(_sdpa_enum(backend))
@@ -744,7 +749,11 @@ def to_bhsd(out, backend):
     Gradients (a tuple: dq, dk, dv of the same (B, S, H, D) leaves for every backend) pass as is."""
     if isinstance(out, tuple):
         return out
-    return out.transpose(1, 2) if backend == "flashcore" else out
+    return out.transpose(1, 2) if _is_flashcore(backend) else out
+
+
+def _is_flashcore(backend):
+    return backend in ("flashcore",) + OPTIONAL_BACKENDS
 
 
 def call_once(backend, fn):
@@ -938,7 +947,7 @@ def _run_backend(rec, backend, q, k, v, ref, causal, config, dout=None):
         return
     finally:
         del out
-    if backend == "flashcore" and rec.get("forced_arch"):
+    if _is_flashcore(backend) and rec.get("forced_arch"):
         return  # a forced (test-only) kernel library: correctness only, never timed
     if config.profile_kernels:
         try:

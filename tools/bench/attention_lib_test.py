@@ -381,7 +381,7 @@ def cpu_bench(monkeypatch):
 
     state = {"scale_error": 0.0, "calls": 0}
 
-    def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False):
+    def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, deterministic=False):
         state["calls"] += 1
         assert q.is_contiguous() and q.dim() == 4  # (B, S, H, D), no copy was made for it
         out = F.scaled_dot_product_attention(q.transpose(1, 2).float(), k.transpose(1, 2).float(),
