@@ -4,31 +4,31 @@
 // main kernel is new:
 //   - one CTA per (128-key block, head, batch); warpgroup 0 is the producer, warpgroups 1 and 2
 //     are consumers owning 64 keys each;
-//   - the producer's thread 0 loads K and V once and streams Q and dO of every 64-row query block
-//     that sees the keys through a kStages-deep TMA + mbarrier pipeline (tma_pipeline.cuh);
-//   - each consumer warpgroup copies the block's lse (to the log2 domain; +inf for rows past
-//     seqlen_q or that see no key, so P = 0 there) and D rows into its own double-buffered
-//     shared rows (one row per thread, before waiting for Q and dO), published by a 128-thread
-//     named barrier after its first GEMMs are issued. All generic shared-memory traffic between
-//     threads is thus ordered by bar.sync (compute-sanitizer racecheck runs on this kernel), not
-//     by mbarriers; registers cannot hold them (16 + 16 per thread spill at head_dim 128);
+//   - the producer's thread 0 loads K and V once and streams Q and dO of every query block
+//     (block_m rows: 64 at head_dim 128, 128 at 64 -- tile_policy.h) that sees the keys through a
+//     kStages-deep TMA + mbarrier pipeline (tma_pipeline.cuh);
+//   - each consumer warpgroup keeps the block's lse (to the log2 domain; +inf for rows past
+//     seqlen_q or that see no key, so P = 0 there) and D rows in its own double-buffered shared
+//     rows, loaded into registers one block ahead and stored before waiting for Q and dO,
+//     published by a 128-thread named barrier after its first GEMMs are issued. All generic
+//     shared-memory traffic between threads is thus ordered by bar.sync (compute-sanitizer
+//     racecheck runs on this kernel), not by mbarriers;
 //   - per query block, each consumer computes with wgmma
-//         S^T  = K Q^T          (SS, 64 keys x 64 queries)
+//         S^T  = K Q^T          (SS, 64 keys x block_m queries)
 //         dP^T = V dO^T         (SS)
 //         P^T  = exp2(S^T * scale * log2 e - lse * log2 e)   (masked: causal, keys >= seqlen_k)
 //         dS^T = P^T o (dP^T - D)
 //         dV  += P^T dO         (RS: P^T from registers, dO MN-major from shared memory)
 //         dK  += dS^T Q         (RS, Q MN-major)
-//     and writes dS^T to shared memory (128-byte swizzled [keys][64 queries] rows, double
-//     buffered) for dQ_partial = dS K (SS, both operands MN-major), added to the fp32 dq_accum
-//     with float2 atomics. head_dim 128: the two consumers split dQ's columns (64 each, over all
-//     128 keys; a 256-thread named barrier publishes both halves of dS^T); head_dim 64: each
-//     consumer adds its own 64 keys' share over all 64 columns (a 128-thread barrier);
+//     and writes dS^T to shared memory (128-byte swizzled [keys][64 queries] tiles, double
+//     buffered); dV and dK are issued before the 256-thread barrier that publishes both
+//     consumers' dS^T, so they run while a consumer waits for the other; then
+//     dQ_partial = dS K (SS, both operands MN-major) over all 128 keys, one 64 x 64 slice per
+//     consumer (head_dim 128: dQ's column halves; head_dim 64: the block's two 64-row halves),
+//     added to the fp32 dq_accum with float2 atomics -- once per (query row, key block);
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
-// Used at head_dim 128, where it measured 1.04-1.09x torch flash (FA2) on the H100 against the
-// mma.sync kernel's 0.69-0.75x; at head_dim 64 the mma.sync kernel was faster (0.78-0.87x vs this
-// kernel's 0.74-0.80x: each consumer adds its own dQ share, twice the atomics), so it stays there
-// (docs/PERF.md). Not used in deterministic mode (the mma.sync kernel's semaphore-ordered dQ).
+// Measured on the H100 (docs/PERF.md): 1.1-1.3x torch flash (FA2) at both head dims. Not used in
+// deterministic mode (the mma.sync kernel's semaphore-ordered dQ).
 // Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
 #pragma once
 
@@ -405,8 +405,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel at
-// head_dim 128 (not in deterministic mode), the mma.sync one otherwise (see the header comment).
+// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, or the
+// mma.sync one in deterministic mode (see the header comment).
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   if (!p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal>(p, stream);
