@@ -31,7 +31,7 @@
 #include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
-#include "kernels/flash_fwd_kernel.cuh"
+#include "kernels/sm80/fwd_kernel.cuh"
 
 namespace flashcore {
 namespace bwd {

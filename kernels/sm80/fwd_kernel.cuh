@@ -3,6 +3,12 @@
 // (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent);
 // S never leaves registers. Included only by the generated instantiation TUs, after the traits
 // header of their dtype.
+//
+// kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
+// (bwd_kernel.cuh), the MMA wrapper (mma.cuh) and the forward tile policy (tile_policy.h). They are
+// built for sm80 and sm89 (and as the test-only PTX libraries sm80_ptx / sm89_ptx); on sm90a the
+// forward is kernels/hopper/ and the backward falls back to this one's mma.sync kernel at head_dim
+// 64 and in deterministic mode (kernels/hopper/bwd_kernel.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,7 +18,7 @@
 #include <cstdint>
 
 #include "kernels/flash_fwd_api.h"
-#include "kernels/tile_policy.h"
+#include "kernels/sm80/tile_policy.h"
 
 namespace flashcore {
 namespace fwd {
