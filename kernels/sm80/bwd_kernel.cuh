@@ -38,7 +38,6 @@ namespace bwd {
 
 using fwd::cp_async_commit;
 using fwd::cp_async_wait;
-using fwd::kLog2e;
 using fwd::ldmatrix_x4;
 using fwd::ldmatrix_x4_trans;
 using fwd::load_tile_async;
