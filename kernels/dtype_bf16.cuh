@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "kernels/flash_fwd_api.h"
-#include "kernels/mma_sm80.cuh"
+#include "kernels/sm80/mma.cuh"
 
 namespace flashcore {
 

@@ -58,7 +58,8 @@ bool register_bwd_kernel(const BwdKernelKey& key, BwdLauncher launcher);
 BwdLauncher find_bwd_kernel(const BwdKernelKey& key);
 std::vector<BwdKernelKey> registered_bwd_kernels();
 
-// Defined in kernels/flash_bwd_kernel.cuh; instantiated only by generated TUs.
+// Defined in kernels/sm80/bwd_kernel.cuh (the sm90a backward, hopper::launch_bwd, is in
+// kernels/hopper/bwd_kernel.cuh); instantiated only by generated TUs.
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream);
 

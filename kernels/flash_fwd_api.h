@@ -58,7 +58,8 @@ bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher);
 FwdLauncher find_fwd_kernel(const FwdKernelKey& key);
 std::vector<FwdKernelKey> registered_fwd_kernels();
 
-// Defined in kernels/flash_fwd_kernel.cuh; instantiated only by generated TUs.
+// Defined in kernels/sm80/fwd_kernel.cuh (sm80, sm89 and their PTX builds; the sm90a forward is
+// hopper::launch_fwd in kernels/hopper/fwd_kernel.cuh); instantiated only by generated TUs.
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_fwd(const FwdParams& params, cudaStream_t stream);
 

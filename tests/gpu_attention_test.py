@@ -181,6 +181,22 @@ def test_ptx_variant_matches_float64_reference(forced_arch, shape, causal, head_
                       seed=seed, flashcore=ours, torch_math=theirs))
 
 
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_variant_strided_inputs_and_custom_scale(forced_arch, head_dim, dtype):
+    # The sm80-family forward's online softmax (kernels/common/online_softmax.cuh) takes the raw
+    # row min for a negative scale: that path, strided inputs, masked blocks (seqlen_q != seqlen_k)
+    # and rows that see no key (causal, seqlen_q > seqlen_k) go through the oracle on this code too.
+    qkv = torch.randn(2, 200, 3, 4, head_dim, device="cuda", dtype=dtype)
+    q, k, v = qkv.unbind(2)
+    assert not q.is_contiguous()
+    check_against_oracle(q, k, v, causal=True, scale=0.3)
+    check_against_oracle(q, k, v, causal=False, scale=-0.7)
+    check_against_oracle(q[:, :150], k, v, causal=True, scale=-0.7)
+    check_against_oracle(q, k[:, :60], v[:, :60], causal=True, scale=-0.7)
+
+
 def _kernel_names(fn):
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:

@@ -39,7 +39,7 @@
 #include <cstdint>
 
 #include "kernels/flash_bwd_api.h"
-#include "kernels/flash_bwd_kernel.cuh"
+#include "kernels/sm80/bwd_kernel.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"

@@ -1,8 +1,15 @@
 // FlashAttention-2-style forward: one CTA per (query block, head, batch); K/V stream through
 // double-buffered shared memory (cp.async); S = Q K^T and O += P V on tensor cores
-// (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent);
-// S never leaves registers. Included only by the generated instantiation TUs, after the traits
-// header of their dtype.
+// (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent) and
+// masking from kernels/common/online_softmax.cuh, shared with the Hopper forward (the mma.sync
+// accumulator is its m16n8 fragment layout); S never leaves registers. Included only by the
+// generated instantiation TUs, after the traits header of their dtype.
+//
+// kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
+// (bwd_kernel.cuh), the MMA wrapper (mma.cuh) and the forward tile policy (tile_policy.h). They are
+// built for sm80 and sm89 (and as the test-only PTX libraries sm80_ptx / sm89_ptx); on sm90a the
+// forward is kernels/hopper/ and the backward falls back to sm80/bwd_kernel.cuh at head_dim 64
+// and in deterministic mode (kernels/hopper/bwd_kernel.cuh says why).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,14 +18,12 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/online_softmax.cuh"
 #include "kernels/flash_fwd_api.h"
-#include "kernels/tile_policy.h"
+#include "kernels/sm80/tile_policy.h"
 
 namespace flashcore {
 namespace fwd {
-
-constexpr float kLog2e = 1.4426950408889634f;
-constexpr float kLn2 = 0.6931471805599453f;
 
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -71,6 +76,13 @@ __device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
   }
 }
 
+// n8 tile t of a flat m16n8 accumulator (acc[4 * t + i], common/online_softmax.cuh's layout) as
+// the four floats one mma.sync m16n8k16 accumulates into.
+template <int kN>
+__device__ __forceinline__ float (&n8_tile(float (&acc)[kN], int t))[4] {
+  return *reinterpret_cast<float(*)[4]>(&acc[4 * t]);
+}
+
 template <Arch kArch, class Traits, int kHeadDim, int kBlockM, int kBlockN, int kWarps, int kMinCtas,
           bool kCausal>
 __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const FwdParams p) {
@@ -103,19 +115,21 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   // lse may be null (the caller did not ask for it): then it is not written.
   float* lse = p.lse == nullptr ? nullptr : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 
-  // Bottom-right causal alignment: query i sees keys j <= i + (seqlen_k - seqlen_q).
+  // Bottom-right causal alignment (key_limit_of_row): query i sees keys j <= i + diag.
   const int diag = p.seqlen_k - p.seqlen_q;
   int key_end = p.seqlen_k;
   if (kCausal) key_end = min(key_end, m0 + kBlockM + diag);
   const int n_blocks = key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
 
-  float acc_o[kDTiles][4];
+  // Flat m16n8 fragments (acc[4 * t + 2 * h + e]: row group + 8h, column 8t + 2 tig + e).
+  float acc_o[kDTiles * 4];
 #pragma unroll
-  for (int t = 0; t < kDTiles; ++t) acc_o[t][0] = acc_o[t][1] = acc_o[t][2] = acc_o[t][3] = 0.f;
-  // Per thread: rows (group) and (group + 8) of this warp's m16 tile; max in scaled log2 units,
-  // sum partial over this thread's columns (reduced across the quad at the end).
-  float row_max[2] = {-INFINITY, -INFINITY};
-  float row_sum[2] = {0.f, 0.f};
+  for (int i = 0; i < kDTiles * 4; ++i) acc_o[i] = 0.f;
+  // Per thread: rows (group) and (group + 8) of this warp's m16 tile.
+  const int row0 = m0 + warp * 16 + group;
+  const int key_limit[2] = {key_limit_of_row<kCausal>(row0, p.seqlen_q, p.seqlen_k),
+                            key_limit_of_row<kCausal>(row0 + 8, p.seqlen_q, p.seqlen_k)};
+  OnlineSoftmax<kNTiles> softmax;
   const float scale_log2 = p.softmax_scale * kLog2e;
 
   if (n_blocks > 0) {
@@ -163,9 +177,9 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     }
 
     // S = Q K_j^T for this warp's 16 rows x kBlockN keys.
-    float acc_s[kNTiles][4];
+    float acc_s[kNTiles * 4];
 #pragma unroll
-    for (int t = 0; t < kNTiles; ++t) acc_s[t][0] = acc_s[t][1] = acc_s[t][2] = acc_s[t][3] = 0.f;
+    for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] = 0.f;
 #pragma unroll
     for (int kk = 0; kk < kKSteps; ++kk) {
       const int qi = kQInRegs ? kk : 0;
@@ -175,53 +189,21 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
         uint32_t b[4];
         const int key = nn * 16 + (lane % 8) + (lane / 16) * 8;
         ldmatrix_x4(b, smem_u32(sKs + swizzled<kHeadDim>(key, kk * 2 + (lane / 8) % 2)));
-        Traits::mma_16x8x16(acc_s[2 * nn], q_frag[qi], b[0], b[1]);
-        Traits::mma_16x8x16(acc_s[2 * nn + 1], q_frag[qi], b[2], b[3]);
+        Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn), q_frag[qi], b[0], b[1]);
+        Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn + 1), q_frag[qi], b[2], b[3]);
       }
     }
 
-    // Scale to log2 units, mask, and update the online softmax.
-    const bool needs_mask = (n0 + kBlockN > p.seqlen_k) || (kCausal && n0 + kBlockN - 1 > m0 + diag);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = m0 + warp * 16 + group + 8 * h;
-      const int key_limit = kCausal ? min(p.seqlen_k, row + diag + 1) : p.seqlen_k;  // exclusive
-      float mx = -INFINITY;
-#pragma unroll
-      for (int t = 0; t < kNTiles; ++t) {
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          float s = acc_s[t][2 * h + e] * scale_log2;
-          if (needs_mask && n0 + t * 8 + tig * 2 + e >= key_limit) s = -INFINITY;
-          acc_s[t][2 * h + e] = s;
-          mx = fmaxf(mx, s);
-        }
-      }
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float m_new = fmaxf(row_max[h], mx);
-      // A row with no visible key so far keeps max -inf; subtract 0 instead so exp2 gives 0,
-      // not NaN.
-      const float m_base = m_new == -INFINITY ? 0.f : m_new;
-      const float alpha = exp2f(row_max[h] - m_base);
-      float sum = 0.f;
-#pragma unroll
-      for (int t = 0; t < kNTiles; ++t) {
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const float pe = exp2f(acc_s[t][2 * h + e] - m_base);
-          acc_s[t][2 * h + e] = pe;
-          sum += pe;
-        }
-      }
-      row_sum[h] = row_sum[h] * alpha + sum;
-      row_max[h] = m_new;
-#pragma unroll
-      for (int t = 0; t < kDTiles; ++t) {
-        acc_o[t][2 * h] *= alpha;
-        acc_o[t][2 * h + 1] *= alpha;
-      }
+    // Mask, S -> P (unnormalised, in place) and rescale O by the online softmax. A key block
+    // needs masking if some row of this CTA does not see all of it (keys past seqlen_k, or
+    // causal keys right of the first row's diagonal).
+    float alpha[2];
+    if ((n0 + kBlockN > p.seqlen_k) || (kCausal && n0 + kBlockN - 1 > m0 + diag)) {
+      softmax.template step<true>(acc_s, scale_log2, n0, key_limit, alpha);
+    } else {
+      softmax.template step<false>(acc_s, scale_log2, n0, key_limit, alpha);
     }
+    scale_rows<kDTiles>(acc_o, alpha);
 
     cp_async_wait<2>();  // V_j has landed (K_{j+1} and V_{j+1} may still be in flight)
     __syncthreads();
@@ -231,17 +213,17 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
 #pragma unroll
     for (int kk = 0; kk < kBlockN / 16; ++kk) {
       uint32_t a[4];
-      a[0] = Traits::pack2(acc_s[2 * kk][0], acc_s[2 * kk][1]);
-      a[1] = Traits::pack2(acc_s[2 * kk][2], acc_s[2 * kk][3]);
-      a[2] = Traits::pack2(acc_s[2 * kk + 1][0], acc_s[2 * kk + 1][1]);
-      a[3] = Traits::pack2(acc_s[2 * kk + 1][2], acc_s[2 * kk + 1][3]);
+      a[0] = Traits::pack2(acc_s[8 * kk + 0], acc_s[8 * kk + 1]);
+      a[1] = Traits::pack2(acc_s[8 * kk + 2], acc_s[8 * kk + 3]);
+      a[2] = Traits::pack2(acc_s[8 * kk + 4], acc_s[8 * kk + 5]);
+      a[3] = Traits::pack2(acc_s[8 * kk + 6], acc_s[8 * kk + 7]);
 #pragma unroll
       for (int dn = 0; dn < kDTiles / 2; ++dn) {
         uint32_t b[4];
         const int key = kk * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
         ldmatrix_x4_trans(b, smem_u32(sVs + swizzled<kHeadDim>(key, dn * 2 + lane / 16)));
-        Traits::mma_16x8x16(acc_o[2 * dn], a, b[0], b[1]);
-        Traits::mma_16x8x16(acc_o[2 * dn + 1], a, b[2], b[3]);
+        Traits::mma_16x8x16(n8_tile(acc_o, 2 * dn), a, b[0], b[1]);
+        Traits::mma_16x8x16(n8_tile(acc_o, 2 * dn + 1), a, b[2], b[3]);
       }
     }
   }
@@ -249,21 +231,20 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
 
   // Epilogue: normalise, write O and the log-sum-exp (natural log). Rows that saw no key
   // (causal with seqlen_q > seqlen_k) get O = 0 and lse = -inf (log of an empty sum).
+  float inv[2], lse_row[2];
+  softmax.finish(inv, lse_row);
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    float sum = row_sum[h];
-    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-    const int row = m0 + warp * 16 + group + 8 * h;
-    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    const int row = row0 + 8 * h;
     if (row < p.seqlen_q) {
       Element* orow = o + static_cast<int64_t>(row) * p.o_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        const uint32_t packed = Traits::pack2(acc_o[t][2 * h] * inv, acc_o[t][2 * h + 1] * inv);
+        const uint32_t packed =
+            Traits::pack2(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
         *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
       }
-      if (tig == 0 && lse != nullptr) lse[row] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
+      if (tig == 0 && lse != nullptr) lse[row] = lse_row[h];
     }
   }
 }

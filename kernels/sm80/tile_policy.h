@@ -1,4 +1,4 @@
-// Forward tile shapes of the mma.sync mainloop (kernels/flash_fwd_kernel.cuh): the one place that
+// Forward tile shapes of the mma.sync mainloop (kernels/sm80/fwd_kernel.cuh): the one place that
 // decides them, per (arch, head dim). The sm90a forward is the Hopper kernel, whose shapes live in
 // kernels/hopper/tile_policy.h.
 #pragma once

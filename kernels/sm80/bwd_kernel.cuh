@@ -31,14 +31,13 @@
 #include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
-#include "kernels/flash_fwd_kernel.cuh"
+#include "kernels/sm80/fwd_kernel.cuh"
 
 namespace flashcore {
 namespace bwd {
 
 using fwd::cp_async_commit;
 using fwd::cp_async_wait;
-using fwd::kLog2e;
 using fwd::ldmatrix_x4;
 using fwd::ldmatrix_x4_trans;
 using fwd::load_tile_async;
