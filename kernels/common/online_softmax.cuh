@@ -43,19 +43,14 @@ struct OnlineSoftmax {
 
   // Turns the raw scores `s` (Q K^T) of one key block (first column `col0`) into unnormalised
   // probabilities P in place and returns in `alpha` the factor each row's output accumulator
-  // must be multiplied by. With kMask, columns at or past key_limit[h] get P = 0. Only the first
-  // kActiveTiles n8 groups are read; the rest get P = 0 without being looked at (a caller that
-  // knows no row sees them computes only the first groups' scores).
+  // must be multiplied by. With kMask, columns at or past key_limit[h] get P = 0.
   //
   // Per element this costs one compare (max), one FFMA (scale and subtract the max together) and
   // one MUFU.EX2: the row extreme is taken over the raw scores, so it is the max for a
   // non-negative scale and the min for a negative one (the branch is uniform per kernel).
-  template <bool kMask, int kActiveTiles = kNTiles>
+  template <bool kMask>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
                                        const int (&key_limit)[2], float (&alpha)[2]) {
-    static_assert(kActiveTiles >= 1 && kActiveTiles <= kNTiles, "active n8 groups");
-#pragma unroll
-    for (int i = kActiveTiles * 4; i < kNTiles * 4; ++i) s[i] = 0.f;
     const int tig = threadIdx.x % 4;
     auto visible = [&](int t, int e, int h) { return !kMask || col0 + 8 * t + 2 * tig + e < key_limit[h]; };
 #pragma unroll
@@ -64,7 +59,7 @@ struct OnlineSoftmax {
       if (scale_log2 >= 0.f) {
         ext = -INFINITY;
 #pragma unroll
-        for (int t = 0; t < kActiveTiles; ++t)
+        for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
           for (int e = 0; e < 2; ++e)
             if (visible(t, e, h)) ext = fmaxf(ext, s[4 * t + 2 * h + e]);
@@ -73,7 +68,7 @@ struct OnlineSoftmax {
       } else {
         ext = INFINITY;
 #pragma unroll
-        for (int t = 0; t < kActiveTiles; ++t)
+        for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
           for (int e = 0; e < 2; ++e)
             if (visible(t, e, h)) ext = fminf(ext, s[4 * t + 2 * h + e]);
@@ -89,7 +84,7 @@ struct OnlineSoftmax {
       alpha[h] = exp2_approx(row_max[h] - m_base);
       float sum = 0.f;
 #pragma unroll
-      for (int t = 0; t < kActiveTiles; ++t) {
+      for (int t = 0; t < kNTiles; ++t) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const float p = visible(t, e, h) ? exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base)) : 0.f;
