@@ -48,7 +48,7 @@ struct FwdSharedStorage {
 
 struct FwdTensorMaps {
   CUtensorMap q, k, v;
-  CUtensorMap o;  // box of 64 rows: one consumer warpgroup's share of a tile
+  CUtensorMap o;  // box of block_m rows: a whole tile, stored by the producer
 };
 
 // Loads a rows x kHeadDim tile (kHeadDim / 64 TMA boxes) starting at sequence row `row0`.
@@ -175,16 +175,43 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     if (threadIdx.x != 0) return;
     PipelineState<kStages> kv;
     PipelineState<2> q_state;
+    // The consumers leave each tile's O in its Q buffer and arrive on q_empty; this thread stores
+    // it with the TMA before the buffer takes the next Q, so the store's read latency is spent
+    // here, off the consumers' path. Owed tile per buffer (m0 < 0: none), kept in scalars (an
+    // array indexed by the runtime stage would live in local memory).
+    struct OwedTile {
+      int m0 = -1, head = 0, batch = 0;
+    };
+    OwedTile owed0, owed1;
+    auto store_owed_o = [&](int qs) {
+      const OwedTile t = qs == 0 ? owed0 : owed1;
+      if (t.m0 < 0) return;
+      const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
+#pragma unroll
+      for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128), cb * 64, t.m0, t.head, t.batch);
+      }
+      tma_store_commit();
+      tma_store_wait_read();
+    };
     for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
       int m_block, head, batch;
       if (!scheduler.decode(w, m_block, head, batch)) continue;
       const int n_blocks = key_blocks(m_block);
       if (n_blocks == 0) continue;
-      // Q of this tile goes to the buffer whose tile-before-last has run its last Q K^T.
+      // Q of this tile goes to the buffer whose tile-before-last has run its last Q K^T and left
+      // its O there (stored first).
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
+      store_owed_o(qs);
       mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
       load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[qs], &smem.q_full[qs], m_block * kBlockM, head, batch);
+      const OwedTile now{m_block * kBlockM, head, batch};
+      if (qs == 0) {
+        owed0 = now;
+      } else {
+        owed1 = now;
+      }
       ++q_state.count;
       for (int j = n_blocks - 1; j >= 0; --j, ++kv.count) {
         const int s = kv.stage();
@@ -196,6 +223,14 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], j * kBlockN, head, batch);
       }
     }
+    // The last two tiles' O (a buffer never used passes its first wait at once, owing nothing).
+#pragma unroll
+    for (int i = 0; i < 2; ++i, ++q_state.count) {
+      const int qs = q_state.stage();
+      mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
+      store_owed_o(qs);
+    }
+    tma_store_wait_all();  // the O stores are complete before the CTA exits
     return;
   }
 
@@ -340,8 +375,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // ---------------------------------------------------------------- epilogue
     // O is normalised, converted and written into this warpgroup's rows of the tile's Q buffer
     // (its last Q K^T has run; the other warpgroup's rows are disjoint) in the 128-byte-swizzled
-    // layout, then one thread stores it with the TMA, so the warpgroup moves on to the next tile
-    // at once; the Q buffer is handed back to the producer once the store has read it.
+    // layout and the buffer is handed to the producer, which stores O with the TMA before it
+    // loads a later Q there: the warpgroup moves on to the next tile at once.
     // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
     float inv[2], lse_row[2];
     softmax.finish(inv, lse_row);
@@ -365,16 +400,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
               Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
         }
       }
-      fence_view_async_shared();
-      named_barrier_sync(3 + cwg, 128);
-      if (threadIdx.x % 128 == 0) {
-#pragma unroll
-        for (int cb = 0; cb < kHeadDim / 64; ++cb) {
-          tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128) + cwg * 64 * 128, cb * 64, m0 + cwg * 64, head, batch);
-        }
-        tma_store_commit();
-        tma_store_wait_read();
-      }
+      fence_view_async_shared();  // this thread's O writes, before the producer's TMA store reads them
       release(&smem.q_empty[qs]);
     } else {
       Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
@@ -389,7 +415,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
     }
   }
-  if (threadIdx.x % 128 == 0) tma_store_wait_all();  // the last tile's O has landed before exit
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
 }
 
@@ -419,7 +444,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   }
   if (err == cudaSuccess) {
     err = make_bshd_tensor_map(&maps.o, p.o, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim, p.o_batch_stride,
-                               p.o_row_stride, p.o_head_stride, 64);
+                               p.o_row_stride, p.o_head_stride, kPolicy.block_m);
   }
   if (err != cudaSuccess) return err;
   // Once per process and kernel (the attribute is per function, valid on every device).
