@@ -49,8 +49,8 @@ _SM80_FWD = _mainloop("kernels/sm80/fwd_kernel.cuh", "launch_fwd<{arch_enum}, {d
 _SM90A_FWD = _mainloop("kernels/hopper/fwd_kernel.cuh", "hopper::launch_fwd<{dtype_enum}, {head_dim}, {causal}>")
 _SM80_BWD = _mainloop("kernels/sm80/bwd_kernel.cuh", "launch_bwd<{arch_enum}, {dtype_enum}, {head_dim}, {causal}>")
 
-# The sm90a backward: the wgmma/TMA kernel, the mma.sync one of _SM80_BWD in deterministic mode
-# (kernels/hopper/bwd_kernel.cuh).
+# The sm90a backward: the wgmma/TMA kernel (also in deterministic mode); the mma.sync one of
+# _SM80_BWD only for layouts the TMA cannot describe (kernels/hopper/bwd_kernel.cuh).
 _SM90A_BWD = _mainloop("kernels/hopper/bwd_kernel.cuh", "hopper::launch_bwd<{dtype_enum}, {head_dim}, {causal}>")
 
 # pass -> (params type, registry key type, mainloop per arch); the TU template is shared.

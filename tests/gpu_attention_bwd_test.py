@@ -156,9 +156,9 @@ def cancelling_term_norms(q, k, v, dout, causal, scale):
     return c_dq, c_dk, 0.0
 
 
-def check_grads(q, k, v, dout, causal, scale=None):
+def check_grads(q, k, v, dout, causal, scale=None, deterministic=False):
     scale = scale if scale is not None else q.shape[-1] ** -0.5
-    ours = run_bwd_poisoned(dout, q, k, v, causal, scale)
+    ours = run_bwd_poisoned(dout, q, k, v, causal, scale, deterministic)
     for name, g in zip(("dq", "dk", "dv"), ours):
         assert not torch.isnan(g).any(), "NaN in %s (unwritten or computed)" % name
         assert torch.isfinite(g).all(), "inf in %s" % name
@@ -187,6 +187,18 @@ def test_grads_match_float64_reference(shape, causal, head_dim, dtype):
     q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, dtype, seed)
     errs = check_grads(q, k, v, dout, causal)
     record_error(dict(dtype=str(dtype), head_dim=head_dim, causal=causal, shape=shape, seed=seed, **errs))
+
+
+# Deterministic mode has its own dQ reduction (semaphore-ordered, key blocks in ascending order,
+# or descending when causal): the same oracle over the same shapes, one dtype.
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_deterministic_grads_match_float64_reference(shape, causal, head_dim):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, torch.float16, seed)
+    check_grads(q, k, v, dout, causal, deterministic=True)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])

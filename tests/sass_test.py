@@ -8,8 +8,8 @@
 * with --expect_hopper=1 (set in tests/BUILD.bazel since the Hopper kernel landed) each
   (dtype, head_dim, causal) TU of the sm90a libraries must hold at least one such kernel;
 * the sm90a backward libraries (--sm90a_bwd_lib) hold, per (dtype, head_dim, causal) TU, the
-  wgmma/TMA backward (flashcore::hopper::bwd_kernel, HGMMA and UTMALDG: the default path) and the
-  mma.sync backward (HMMA, no HGMMA: deterministic mode and layouts the TMA cannot describe).
+  wgmma/TMA backward (flashcore::hopper::bwd_kernel, HGMMA and UTMALDG: the default and the
+  deterministic path) and the mma.sync backward (HMMA, no HGMMA: layouts the TMA cannot describe).
 
 The sm90a libraries are read member by member (one generated TU per object, named
 fwd_<dtype>_sm90a_d<head_dim>_<full|causal>), which is what ties a kernel to its key.
@@ -179,8 +179,8 @@ class SassTest(absltest.TestCase):
                 self.assertIn("HMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 mma_sync[key].append(k.name)
-        # Every sm90a backward TU: the wgmma kernel (the default path at both head dims) and the
-        # mma.sync one (deterministic mode, and layouts the TMA cannot describe).
+        # Every sm90a backward TU: the wgmma kernel (both head dims, atomic and deterministic dQ)
+        # and the mma.sync one (layouts the TMA cannot describe).
         self.assertEmpty(sorted(key for key in want if not hopper[key]), "sm90a bwd TUs without the wgmma kernel")
         self.assertEmpty(sorted(key for key in want if not mma_sync[key]), "sm90a bwd TUs without the mma.sync kernel")
 

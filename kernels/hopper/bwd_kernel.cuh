@@ -25,10 +25,12 @@
 //     consumers' dS^T, so they run while a consumer waits for the other; then
 //     dQ_partial = dS K (SS, both operands MN-major) over all 128 keys, one 64 x 64 slice per
 //     consumer (head_dim 128: dQ's column halves; head_dim 64: the block's two 64-row halves),
-//     added to the fp32 dq_accum with float2 atomics -- once per (query row, key block);
+//     added to the fp32 dq_accum with float2 atomics -- once per (query row, key block); in
+//     deterministic mode instead with plain read-add-writes in a fixed key-block order, ordered by
+//     one int32 semaphore per 64 query rows (see the reduction's comment);
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
-// Measured on the H100 (docs/PERF.md): 1.1-1.3x torch flash (FA2) at both head dims. Not used in
-// deterministic mode (the mma.sync kernel's semaphore-ordered dQ).
+// Measured on the H100 (docs/PERF.md): 1.05-1.29x torch flash (FA2) at both head dims; the
+// deterministic variant 0.58-0.70x of that.
 // Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
 #pragma once
 
@@ -71,7 +73,7 @@ struct BwdTensorMaps {
   CUtensorMap k, v;     // boxes of kBlockN rows
 };
 
-template <class Traits, int kHeadDim, bool kCausal>
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps) {
   using Element = typename Traits::Element;
@@ -98,7 +100,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   extern __shared__ unsigned char smem_raw[];
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
 
-  const int n_block = blockIdx.x;
+  // Deterministic causal runs the key blocks in reverse launch order (see the dQ reduction below).
+  const int n_block = kDeterministic && kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
   const int head = blockIdx.y;
   const int batch = blockIdx.z;
   const int n0 = n_block * kBlockN;
@@ -321,13 +324,53 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
       wgmma_wait<0>();
       fence_operands(dq);
+      if constexpr (kDeterministic) {
+        // dQ rows [64 r, 64 r + 64) take their key blocks' slices in a fixed order, counted by
+        // the int32 semaphore of row block r (zeroed by the preprocess kernel): the key blocks
+        // that see query block m are a prefix 0..n_max(m) (m_begin grows with n). Non-causal:
+        // ascending n, and a CTA waits only for lower blockIdx.x of its head. Causal: descending
+        // n -- block n's first query block is its diagonal one, where it is then the first to
+        // add, instead of waiting for all lower key blocks to get there -- with n launched as
+        // gridDim.x - 1 - blockIdx.x so that again only earlier-launched CTAs are waited for.
+        // Each key block adds kSlices slices per row block (two column halves at head_dim 128).
+        constexpr int kSlices = kDqSplitsColumns ? 2 : 1;
+        const int row_block = (m0 + dq_row0) / 64;
+        if (row_block * 64 < p.seqlen_q) {
+          int* semaphore = p.dq_semaphore + bh * ((p.seqlen_q + 63) / 64) + row_block;
+          const int n_max = min(static_cast<int>(gridDim.x) - 1, ((m + 1) * kBlockM + diag - 1) / kBlockN);
+          const int before = kCausal ? n_max - n_block : n_block;  // key blocks that add first
+          if (threadIdx.x % 128 == 0) {
+            while (bwd::ld_acquire(semaphore) < before * kSlices) {
+            }
+          }
+          named_barrier_sync(3 + cwg, 128);
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
-        if (row < p.seqlen_q) {
-          float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
+          for (int h = 0; h < 2; ++h) {
+            const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
+            if (row < p.seqlen_q) {
+              float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
 #pragma unroll
-          for (int t = 0; t < 8; ++t) bwd::atomic_add2<true>(dst + 8 * t, dq[4 * t + 2 * h], dq[4 * t + 2 * h + 1]);
+              for (int t = 0; t < 8; ++t) {
+                float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + 8 * t));
+                cur.x += dq[4 * t + 2 * h];
+                cur.y += dq[4 * t + 2 * h + 1];
+                __stcg(reinterpret_cast<float2*>(dst + 8 * t), cur);
+              }
+            }
+          }
+          __threadfence();
+          named_barrier_sync(3 + cwg, 128);
+          if (threadIdx.x % 128 == 0) atomicAdd(semaphore, 1);
+        }
+      } else {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
+          if (row < p.seqlen_q) {
+            float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
+#pragma unroll
+            for (int t = 0; t < 8; ++t) bwd::atomic_add2<true>(dst + 8 * t, dq[4 * t + 2 * h], dq[4 * t + 2 * h + 1]);
+          }
         }
       }
     }
@@ -353,7 +396,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   }
 }
 
-template <DType kDType, int kHeadDim, bool kCausal>
+template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
 cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
@@ -365,6 +408,12 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
+  // Deterministic: one semaphore per 64 query rows (kBwdBlockM, the layout the preprocess zeroes).
+  static_assert(kBwdBlockM == 64, "the dQ semaphores count 64-row blocks");
+  if (kDeterministic && (p.dq_semaphore == nullptr ||
+                         p.dq_semaphore_count < static_cast<int64_t>((p.seqlen_q + 63) / 64) * p.batch * p.heads)) {
+    return cudaErrorInvalidValue;
+  }
   const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t row_blocks = (rows + 3) / 4;
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
@@ -387,13 +436,13 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
   if (err != cudaSuccess) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
 
-  auto* kernel = &bwd_kernel<Traits, kHeadDim, kCausal>;
+  auto* kernel = &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
   static const cudaError_t attr_err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
   if (attr_err != cudaSuccess) return attr_err;
 
   BwdParams params = p;
-  params.dq_semaphore = nullptr;
+  if (!kDeterministic) params.dq_semaphore = nullptr;
   bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
@@ -405,12 +454,12 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, or the
-// mma.sync one in deterministic mode (see the header comment).
+// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with
+// dQ by atomics or, deterministic, in a fixed key-block order.
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  if (!p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal>(p, stream);
-  return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+  if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
+  return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);
 }
 
 }  // namespace hopper
