@@ -78,25 +78,35 @@ __device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
 // number of key blocks and a static round-robin of pairs over the grid is balanced). CTA c takes
 // work items c, c + gridDim.x, ... (a persistent grid of one CTA per SM, or one CTA per item).
 // Items go (batch, head)-major so that CTAs running at the same time share K/V in L2 (at 16k
-// tokens one head's K/V is 8 MB; 132 heads at once would stream from HBM).
+// tokens one head's K/V is 8 MB; 132 heads at once would stream from HBM). When every causal tile
+// fits on its own SM (causal_pairs() false: at most one tile per SM), tiles are not paired -- a
+// pair runs its two tiles one after the other -- and each item is one tile, longest first.
 template <bool kCausal>
 struct TileScheduler {
-  static constexpr int kTilesPerItem = kCausal ? 2 : 1;
+  int tiles_per_item;  // 2: causal (long, short) pairs; 1: a tile per item
   int num_m_blocks, heads, items_per_head, num_items;
 
-  __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m)
-      : num_m_blocks((seqlen_q + block_m - 1) / block_m), heads(heads_),
-        items_per_head(kCausal ? (num_m_blocks + 1) / 2 : num_m_blocks), num_items(items_per_head * heads_ * batch) {}
+  __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m, bool pair_causal_tiles)
+      : tiles_per_item(kCausal && pair_causal_tiles ? 2 : 1),
+        num_m_blocks((seqlen_q + block_m - 1) / block_m),
+        heads(heads_),
+        items_per_head(tiles_per_item == 2 ? (num_m_blocks + 1) / 2 : num_m_blocks),
+        num_items(items_per_head * heads_ * batch) {}
 
-  // Walk: w = tile index within the CTA's item sequence, as item * kTilesPerItem + half.
-  __device__ __forceinline__ int first() const { return blockIdx.x * kTilesPerItem; }
-  __device__ __forceinline__ int end() const { return num_items * kTilesPerItem; }
+  // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
+  __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
+    return static_cast<int64_t>((seqlen_q + block_m - 1) / block_m) * heads * batch > sm_count;
+  }
+
+  // Walk: w = tile index within the CTA's item sequence, as item * tiles_per_item + half.
+  __device__ __forceinline__ int first() const { return blockIdx.x * tiles_per_item; }
+  __device__ __forceinline__ int end() const { return num_items * tiles_per_item; }
   __device__ __forceinline__ int next(int w) const {
-    return w % kTilesPerItem == kTilesPerItem - 1 ? w + (gridDim.x - 1) * kTilesPerItem + 1 : w + 1;
+    return w % tiles_per_item == tiles_per_item - 1 ? w + (gridDim.x - 1) * tiles_per_item + 1 : w + 1;
   }
   // False for the missing partner of the middle query block when num_m_blocks is odd.
   __device__ __forceinline__ bool decode(int w, int& m_block, int& head, int& batch) const {
-    const int item = w / kTilesPerItem;
+    const int item = w / tiles_per_item;
     const int k = item % items_per_head;
     const int bh = item / items_per_head;
     head = bh % heads;
@@ -106,6 +116,10 @@ struct TileScheduler {
       return true;
     }
     const int long_block = num_m_blocks - 1 - k;
+    if (tiles_per_item == 1) {
+      m_block = long_block;
+      return true;
+    }
     m_block = w % 2 == 0 ? long_block : k;
     return w % 2 == 0 || k < long_block;
   }
@@ -121,7 +135,7 @@ struct PipelineState {
 
 template <class Traits, int kHeadDim, bool kCausal>
 __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
-    fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps) {
+    fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps, bool pair_causal_tiles) {
   using Element = typename Traits::Element;
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
   constexpr int kBlockM = kPolicy.block_m;
@@ -141,7 +155,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   // 128-byte swizzled tiles need 1024-byte alignment; the launch asks for 1 KB of slack.
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
 
-  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM);
+  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles);
   const int diag = p.seqlen_k - p.seqlen_q;
   // Key blocks a query block visits: causal stops at the diagonal of its last row.
   auto key_blocks = [&](int m_block) {
@@ -452,13 +466,15 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
   if (attr_err != cudaSuccess) return attr_err;
   // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
-  const int64_t items = static_cast<int64_t>(TileScheduler<kCausal>(p.seqlen_q, p.heads, p.batch, kPolicy.block_m).items_per_head) * p.heads * p.batch;
-  if (items * TileScheduler<kCausal>::kTilesPerItem > INT32_MAX) return cudaErrorInvalidConfiguration;
   int sm_count = 0;
   err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
+  const bool pairs = TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
+  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs);
+  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
+  if (items * scheduler.tiles_per_item > INT32_MAX) return cudaErrorInvalidConfiguration;
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs);
   return cudaGetLastError();
 }
 
