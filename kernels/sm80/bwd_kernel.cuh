@@ -312,22 +312,45 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     }
     __syncthreads();
 
+    // acc = X_w Y^T over the head dim: this warp's 16 keys (rows of sX: K or V) x kBlockM
+    // queries (rows of sY: Q or dO).
+    auto keys_x_queries = [&](float(&acc)[kQTiles][4], const Element* sX, const Element* sY) {
+#pragma unroll
+      for (int t = 0; t < kQTiles; ++t) acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.f;
+#pragma unroll
+      for (int kk = 0; kk < kKSteps; ++kk) {
+        uint32_t a[4];
+        load_a<kHeadDim>(a, sX, warp * 16, kk, lane);
+#pragma unroll
+        for (int nn = 0; nn < kQTiles / 2; ++nn) {
+          uint32_t b[4];
+          load_b_nk<kHeadDim>(b, sY, nn * 16, kk, lane);
+          Traits::mma_16x8x16(acc[2 * nn], a, b[0], b[1]);
+          Traits::mma_16x8x16(acc[2 * nn + 1], a, b[2], b[3]);
+        }
+      }
+    };
+    // The k16 A operand kk of a keys x queries accumulator (two n8 query tiles per k16 step).
+    auto pack_a = [&](uint32_t(&a)[4], const float(&acc)[kQTiles][4], int kk) {
+      a[0] = Traits::pack2(acc[2 * kk][0], acc[2 * kk][1]);
+      a[1] = Traits::pack2(acc[2 * kk][2], acc[2 * kk][3]);
+      a[2] = Traits::pack2(acc[2 * kk + 1][0], acc[2 * kk + 1][1]);
+      a[3] = Traits::pack2(acc[2 * kk + 1][2], acc[2 * kk + 1][3]);
+    };
+    // acc_d += A (keys x queries, packed by pack_a) times sY (queries x head dim: dO or Q).
+    auto accumulate_keys_x_dims = [&](float(&acc_d)[kDTiles][4], const uint32_t(&a)[4], const Element* sY, int kk) {
+#pragma unroll
+      for (int dn = 0; dn < kDTiles / 2; ++dn) {
+        uint32_t b[4];
+        load_b_kn<kHeadDim>(b, sY, kk * 16, dn, lane);
+        Traits::mma_16x8x16(acc_d[2 * dn], a, b[0], b[1]);
+        Traits::mma_16x8x16(acc_d[2 * dn + 1], a, b[2], b[3]);
+      }
+    };
+
     // S^T = K_w Q^T: this warp's 16 keys x kBlockM queries.
     float acc_s[kQTiles][4];
-#pragma unroll
-    for (int t = 0; t < kQTiles; ++t) acc_s[t][0] = acc_s[t][1] = acc_s[t][2] = acc_s[t][3] = 0.f;
-#pragma unroll
-    for (int kk = 0; kk < kKSteps; ++kk) {
-      uint32_t a[4];
-      load_a<kHeadDim>(a, sK, warp * 16, kk, lane);
-#pragma unroll
-      for (int nn = 0; nn < kQTiles / 2; ++nn) {
-        uint32_t b[4];
-        load_b_nk<kHeadDim>(b, sQ, nn * 16, kk, lane);
-        Traits::mma_16x8x16(acc_s[2 * nn], a, b[0], b[1]);
-        Traits::mma_16x8x16(acc_s[2 * nn + 1], a, b[2], b[3]);
-      }
-    }
+    keys_x_queries(acc_s, sK, sQ);
 
     // P^T = exp2(S^T * scale * log2e - lse * log2e), masked entries exactly 0.
     const bool needs_mask = m0 + kBlockM > p.seqlen_q || n0 + kBlockN > p.seqlen_k ||
@@ -355,35 +378,13 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk) {
       uint32_t a[4];
-      a[0] = Traits::pack2(acc_s[2 * kk][0], acc_s[2 * kk][1]);
-      a[1] = Traits::pack2(acc_s[2 * kk][2], acc_s[2 * kk][3]);
-      a[2] = Traits::pack2(acc_s[2 * kk + 1][0], acc_s[2 * kk + 1][1]);
-      a[3] = Traits::pack2(acc_s[2 * kk + 1][2], acc_s[2 * kk + 1][3]);
-#pragma unroll
-      for (int dn = 0; dn < kDTiles / 2; ++dn) {
-        uint32_t b[4];
-        load_b_kn<kHeadDim>(b, sdO, kk * 16, dn, lane);
-        Traits::mma_16x8x16(acc_dv[2 * dn], a, b[0], b[1]);
-        Traits::mma_16x8x16(acc_dv[2 * dn + 1], a, b[2], b[3]);
-      }
+      pack_a(a, acc_s, kk);
+      accumulate_keys_x_dims(acc_dv, a, sdO, kk);
     }
 
     // dP^T = V_w dO^T: 16 keys x kBlockM queries.
     float acc_dp[kQTiles][4];
-#pragma unroll
-    for (int t = 0; t < kQTiles; ++t) acc_dp[t][0] = acc_dp[t][1] = acc_dp[t][2] = acc_dp[t][3] = 0.f;
-#pragma unroll
-    for (int kk = 0; kk < kKSteps; ++kk) {
-      uint32_t a[4];
-      load_a<kHeadDim>(a, sV, warp * 16, kk, lane);
-#pragma unroll
-      for (int nn = 0; nn < kQTiles / 2; ++nn) {
-        uint32_t b[4];
-        load_b_nk<kHeadDim>(b, sdO, nn * 16, kk, lane);
-        Traits::mma_16x8x16(acc_dp[2 * nn], a, b[0], b[1]);
-        Traits::mma_16x8x16(acc_dp[2 * nn + 1], a, b[2], b[3]);
-      }
-    }
+    keys_x_queries(acc_dp, sV, sdO);
 
     // dS^T = P^T o (dP^T - D): masked entries have P = 0, so dS = 0 there.
 #pragma unroll
@@ -402,22 +403,13 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk) {
       uint32_t a[4];
-      a[0] = Traits::pack2(acc_dp[2 * kk][0], acc_dp[2 * kk][1]);
-      a[1] = Traits::pack2(acc_dp[2 * kk][2], acc_dp[2 * kk][3]);
-      a[2] = Traits::pack2(acc_dp[2 * kk + 1][0], acc_dp[2 * kk + 1][1]);
-      a[3] = Traits::pack2(acc_dp[2 * kk + 1][2], acc_dp[2 * kk + 1][3]);
+      pack_a(a, acc_dp, kk);
       // The same packed values, stored as dS^T [key][query] for the dQ product below.
       *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group) * kLdS + kk * 16 + tig * 2) = a[0];
       *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group + 8) * kLdS + kk * 16 + tig * 2) = a[1];
       *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group) * kLdS + kk * 16 + 8 + tig * 2) = a[2];
       *reinterpret_cast<uint32_t*>(sdS + (warp * 16 + group + 8) * kLdS + kk * 16 + 8 + tig * 2) = a[3];
-#pragma unroll
-      for (int dn = 0; dn < kDTiles / 2; ++dn) {
-        uint32_t b[4];
-        load_b_kn<kHeadDim>(b, sQ, kk * 16, dn, lane);
-        Traits::mma_16x8x16(acc_dk[2 * dn], a, b[0], b[1]);
-        Traits::mma_16x8x16(acc_dk[2 * dn + 1], a, b[2], b[3]);
-      }
+      accumulate_keys_x_dims(acc_dk, a, sQ, kk);
     }
     __syncthreads();  // dS^T complete
 
