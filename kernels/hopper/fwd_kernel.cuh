@@ -446,20 +446,12 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
 
   FwdTensorMaps maps;
-  cudaError_t err = make_bshd_tensor_map(&maps.q, p.q, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim,
-                                         p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m);
-  if (err == cudaSuccess) {
-    err = make_bshd_tensor_map(&maps.k, p.k, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.k_batch_stride,
-                               p.k_row_stride, p.k_head_stride, kPolicy.block_n);
-  }
-  if (err == cudaSuccess) {
-    err = make_bshd_tensor_map(&maps.v, p.v, kDType, p.batch, p.seqlen_k, p.heads, kHeadDim, p.v_batch_stride,
-                               p.v_row_stride, p.v_head_stride, kPolicy.block_n);
-  }
-  if (err == cudaSuccess) {
-    err = make_bshd_tensor_map(&maps.o, p.o, kDType, p.batch, p.seqlen_q, p.heads, kHeadDim, p.o_batch_stride,
-                               p.o_row_stride, p.o_head_stride, kPolicy.block_m);
-  }
+  cudaError_t err = make_bshd_tensor_maps(
+      {{&maps.q, p.q, p.seqlen_q, p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m},
+       {&maps.k, p.k, p.seqlen_k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, kPolicy.block_n},
+       {&maps.v, p.v, p.seqlen_k, p.v_batch_stride, p.v_row_stride, p.v_head_stride, kPolicy.block_n},
+       {&maps.o, p.o, p.seqlen_q, p.o_batch_stride, p.o_row_stride, p.o_head_stride, kPolicy.block_m}},
+      kDType, p.batch, p.heads, kHeadDim);
   if (err != cudaSuccess) return err;
   // Once per process and kernel (the attribute is per function, valid on every device).
   static const cudaError_t attr_err =

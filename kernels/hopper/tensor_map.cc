@@ -27,13 +27,9 @@ EncodeTiledFn encode_tiled() {
   return fn;
 }
 
-}  // namespace
-
-cudaError_t make_bshd_tensor_map(CUtensorMap* map, const void* base, DType dtype, int batch, int seqlen, int heads,
-                                 int head_dim, int64_t batch_stride, int64_t row_stride, int64_t head_stride,
-                                 int box_rows) {
-  EncodeTiledFn encode = encode_tiled();
-  if (encode == nullptr) return cudaErrorSymbolNotFound;
+cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const void* base, DType dtype, int batch,
+                                 int seqlen, int heads, int head_dim, int64_t batch_stride, int64_t row_stride,
+                                 int64_t head_stride, int box_rows) {
   constexpr int64_t kElem = 2;  // fp16 / bf16
   const cuuint64_t dims[4] = {static_cast<cuuint64_t>(head_dim), static_cast<cuuint64_t>(seqlen),
                               static_cast<cuuint64_t>(heads), static_cast<cuuint64_t>(batch)};
@@ -47,6 +43,20 @@ cudaError_t make_bshd_tensor_map(CUtensorMap* map, const void* base, DType dtype
                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+}  // namespace
+
+cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int heads,
+                                  int head_dim) {
+  EncodeTiledFn encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorSymbolNotFound;
+  for (const BshdOperand& op : operands) {
+    const cudaError_t err = make_bshd_tensor_map(encode, op.map, op.base, dtype, batch, op.seqlen, heads, head_dim,
+                                                 op.batch_stride, op.row_stride, op.head_stride, op.box_rows);
+    if (err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
 }
 
 cudaError_t multiprocessor_count(int* count) {
