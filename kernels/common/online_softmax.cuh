@@ -53,28 +53,22 @@ struct OnlineSoftmax {
                                        const int (&key_limit)[2], float (&alpha)[2]) {
     const int tig = threadIdx.x % 4;
     auto visible = [&](int t, int e, int h) { return !kMask || col0 + 8 * t + 2 * tig + e < key_limit[h]; };
+    // The extreme (by `pick`) of row half h's visible raw scores over the quad, `init` if none.
+    auto quad_extreme = [&](int h, float init, auto pick) {
+      float ext = init;
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          if (visible(t, e, h)) ext = pick(ext, s[4 * t + 2 * h + e]);
+      ext = pick(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
+      return pick(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
+    };
+    auto max_of = [](float a, float b) { return fmaxf(a, b); };
+    auto min_of = [](float a, float b) { return fminf(a, b); };
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float ext;
-      if (scale_log2 >= 0.f) {
-        ext = -INFINITY;
-#pragma unroll
-        for (int t = 0; t < kNTiles; ++t)
-#pragma unroll
-          for (int e = 0; e < 2; ++e)
-            if (visible(t, e, h)) ext = fmaxf(ext, s[4 * t + 2 * h + e]);
-        ext = fmaxf(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
-        ext = fmaxf(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
-      } else {
-        ext = INFINITY;
-#pragma unroll
-        for (int t = 0; t < kNTiles; ++t)
-#pragma unroll
-          for (int e = 0; e < 2; ++e)
-            if (visible(t, e, h)) ext = fminf(ext, s[4 * t + 2 * h + e]);
-        ext = fminf(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
-        ext = fminf(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
-      }
+      const float ext = scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of) : quad_extreme(h, INFINITY, min_of);
       // No visible column in this block: the block's max is -inf (also for a zero scale).
       const float mx = isinf(ext) ? -INFINITY : ext * scale_log2;
       const float m_new = fmaxf(row_max[h], mx);
