@@ -428,10 +428,9 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
   if (err != cudaSuccess) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
 
-  auto* kernel = &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
-  static const cudaError_t attr_err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
-  if (attr_err != cudaSuccess) return attr_err;
+  constexpr auto kernel = &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
+  err = ensure_dynamic_smem<kernel>(kSmemBytes);
+  if (err != cudaSuccess) return err;
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;

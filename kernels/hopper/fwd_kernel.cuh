@@ -24,6 +24,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
 #include "kernels/flash_fwd_api.h"
 #include "kernels/hopper/tensor_map.h"
@@ -440,7 +441,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
-  auto* kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
+  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -453,10 +454,8 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
        {&maps.o, p.o, p.seqlen_q, p.o_batch_stride, p.o_row_stride, p.o_head_stride, kPolicy.block_m}},
       kDType, p.batch, p.heads, kHeadDim);
   if (err != cudaSuccess) return err;
-  // Once per process and kernel (the attribute is per function, valid on every device).
-  static const cudaError_t attr_err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
-  if (attr_err != cudaSuccess) return attr_err;
+  err = ensure_dynamic_smem<kernel>(kSmemBytes);
+  if (err != cudaSuccess) return err;
   // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
   int sm_count = 0;
   err = multiprocessor_count(&sm_count);

@@ -506,15 +506,13 @@ template <class Traits, int kHeadDim, bool kCausal, int kStages, bool kVectorAto
 cudaError_t launch_main(const BwdParams& params, cudaStream_t stream) {
   using Element = typename Traits::Element;
   constexpr size_t kSmemBytes = main_smem_bytes<kHeadDim, kStages, kBlockN, Element>();
-  auto* kernel =
-      params.deterministic
-          ? &flash_bwd_kernel<Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics, kBlockN, kWarps>
-          : &flash_bwd_kernel<Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics, kBlockN, kWarps>;
-  if (kSmemBytes > 48 * 1024) {
-    cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
-    if (err != cudaSuccess) return err;
-  }
+  constexpr auto kKernel = &flash_bwd_kernel<Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics, kBlockN, kWarps>;
+  constexpr auto kDeterministicKernel =
+      &flash_bwd_kernel<Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics, kBlockN, kWarps>;
+  const cudaError_t err = params.deterministic ? ensure_dynamic_smem<kDeterministicKernel>(kSmemBytes)
+                                               : ensure_dynamic_smem<kKernel>(kSmemBytes);
+  if (err != cudaSuccess) return err;
+  auto* kernel = params.deterministic ? kDeterministicKernel : kKernel;
   const dim3 grid((params.seqlen_k + kBlockN - 1) / kBlockN, params.heads, params.batch);
   kernel<<<grid, kWarps * 32, kSmemBytes, stream>>>(params);
   return cudaGetLastError();

@@ -14,10 +14,10 @@
 
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
 #include "kernels/flash_fwd_api.h"
 #include "kernels/sm80/tile_policy.h"
@@ -256,28 +256,17 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   constexpr FwdTileShape kTile = fwd_tile_shape(kArch, kHeadDim);
   constexpr int kThreads = kTile.warps * 32;
-  auto* kernel = &fwd::flash_fwd_kernel<kArch, Traits, kHeadDim, kTile.block_m, kTile.block_n,
-                                        kTile.warps, kTile.min_ctas_per_sm, kCausal>;
   constexpr size_t kSmemBytes = fwd_smem_bytes(kTile, kHeadDim);
   static_assert(sizeof(typename Traits::Element) == 2, "fwd_smem_bytes counts 2-byte elements");
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
-  if constexpr (kSmemBytes > 48 * 1024) {
-    // The opt-in is per device (context) and per kernel: made once per device, not per call.
-    static std::atomic<uint64_t> configured_devices{0};
-    int device = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err != cudaSuccess) return err;
-    const uint64_t bit = device < 64 ? uint64_t{1} << device : 0;
-    if (bit == 0 || (configured_devices.load(std::memory_order_acquire) & bit) == 0) {
-      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes));
-      if (err != cudaSuccess) return err;
-      configured_devices.fetch_or(bit, std::memory_order_release);
-    }
-  }
+  constexpr auto kKernel = &fwd::flash_fwd_kernel<kArch, Traits, kHeadDim, kTile.block_m, kTile.block_n, kTile.warps,
+                                                  kTile.min_ctas_per_sm, kCausal>;
+  const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
+  if (err != cudaSuccess) return err;
   const dim3 grid((p.seqlen_q + kTile.block_m - 1) / kTile.block_m, p.heads, p.batch);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p);
+  kKernel<<<grid, kThreads, kSmemBytes, stream>>>(p);
   return cudaGetLastError();
 }
 
