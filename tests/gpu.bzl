@@ -35,7 +35,15 @@ GPU_KINDS = {
     "h200": "H200",
 }
 
-def gpu_test_suite(name, kind, src, extra_srcs = {}, deps = [], size = "large"):
+# Machines of several GPUs of one kind: kind -> substring of each GPU's name. Their suites run the
+# multi-device tests (tests/gpu_multi_device_test.py), not the single-GPU suites.
+MULTI_GPU_KINDS = {
+    "h200x2": "H200",
+}
+
+_ALL_KINDS = GPU_KINDS | MULTI_GPU_KINDS
+
+def gpu_test_suite(name, kind, src, extra_srcs = {}, deps = [], data = [], size = "large"):
     """`name` runs `src`; each extra_srcs entry {suffix: src} is a py_test `name_suffix` beside it.
     The bundle holds them all.
 
@@ -48,7 +56,7 @@ def gpu_test_suite(name, kind, src, extra_srcs = {}, deps = [], size = "large"):
         _gpu_guard(
             name = test_name + "_needs_gpu",
             test = "//%s:%s" % (native.package_name(), test_name),
-            gpu = GPU_KINDS[kind],
+            gpu = _ALL_KINDS[kind],
             kind = kind,
             tags = ["manual"],
         )
@@ -57,11 +65,11 @@ def gpu_test_suite(name, kind, src, extra_srcs = {}, deps = [], size = "large"):
             srcs = [test_src],
             main = test_src,
             deps = deps,
-            data = select({
+            data = data + select({
                 "//tools/rbe:gpu_tests_enabled": [],
                 "//conditions:default": [":" + test_name + "_needs_gpu"],
             }),
-            env = {"FLASHCORE_EXPECTED_GPU": GPU_KINDS[kind]},
+            env = {"FLASHCORE_EXPECTED_GPU": _ALL_KINDS[kind]},
             size = size,
             tags = ["requires-gpu", "gpu-" + kind, "manual"],
             exec_properties = {"gpu": kind},
