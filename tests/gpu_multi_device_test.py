@@ -149,7 +149,8 @@ def test_side_stream_per_device_and_graph_capture_off_the_current_device():
         assert torch.equal(out, expected)
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.device(dev):
-            with torch.cuda.graph(graph):
+            # torch's default capture stream belongs to the device current at its creation.
+            with torch.cuda.graph(graph, stream=torch.cuda.Stream(device=dev)):
                 static_out = flashcore.attention(q, k, v, causal=True)
         q.copy_(torch.randn_like(q))
         graph.replay()
