@@ -286,8 +286,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     const int n_blocks = key_blocks(m_block);
     const int m0 = m_block * kBlockM;
     const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
-    const int key_limit[2] = {key_limit_of_row<kCausal>(row_base, p.seqlen_q, p.seqlen_k),
-                              key_limit_of_row<kCausal>(row_base + 8, p.seqlen_q, p.seqlen_k)};
+    const AttentionMask<kCausal> mask(SeqInfo(p, batch, p.seqlen_q, p.seqlen_k), p);
+    const KeyRange key_limit[2] = {mask.keys_of_row(row_base), mask.keys_of_row(row_base + 8)};
 
     float o[kOTiles * 4];
 #pragma unroll
