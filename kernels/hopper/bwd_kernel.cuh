@@ -419,12 +419,17 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
 
   BwdTensorMaps maps;
+  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
   cudaError_t err = make_bshd_tensor_maps(
-      {{&maps.q, p.q, p.seqlen_q, p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m},
-       {&maps.dout, p.dout, p.seqlen_q, p.do_batch_stride, p.do_row_stride, p.do_head_stride, kPolicy.block_m},
-       {&maps.k, p.k, p.seqlen_k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, kPolicy.block_n},
-       {&maps.v, p.v, p.seqlen_k, p.v_batch_stride, p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
-      kDType, p.batch, p.heads, kHeadDim);
+      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
+        p.q_head_stride, kPolicy.block_m},
+       {&maps.dout, p.dout, t.rows_q, p.heads, t.batch_stride(p.do_batch_stride, p.do_row_stride, t.rows_q),
+        p.do_row_stride, p.do_head_stride, kPolicy.block_m},
+       {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
+        p.k_row_stride, p.k_head_stride, kPolicy.block_n},
+       {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
+        p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
+      kDType, t.batch, kHeadDim);
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
   if (err != cudaSuccess) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
 
