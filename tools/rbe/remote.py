@@ -477,6 +477,17 @@ def start_redis(st, data, prefix, port):
     return secret
 
 
+def validate_strictly(venv, cfg):
+    """`bgd server start` checks its configuration against BuildGrid's schema with unknown keys
+    refused; `bgd cleanup start` does not (a misspelt key would be ignored): check it here."""
+    r = subprocess.run([os.path.join(venv, "bin", "python3"), "-c",
+                        "import sys\nfrom buildgrid.server.app.settings.parser import validate_config\n"
+                        "validate_config(sys.argv[1], strict=True)", cfg], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    if r.returncode:
+        die("%s does not match BuildGrid's schema:\n%s" % (cfg, (r.stdout + r.stderr)[-2000:]))
+
+
 def cmd_up(a):
     st = state_dir()
     data = load_state(st)
@@ -565,6 +576,7 @@ def cmd_up(a):
         high, low, batch = stack_config.cas_watermarks(cas_limit)
         ccfg = os.path.join(st, "cas-cleanup.yml")
         write_private(ccfg, stack_config.cleanup_yml(pg_port, cas, high, low, batch, stack_config.CAS_KEEP_RECENT_S))
+        validate_strictly(venv, ccfg)
         spawn(st, data, "cas-cleanup", [os.path.join(venv, "bin", "bgd"), "cleanup", "start", "-vv", ccfg,
                                         "--sleep-interval", str(stack_config.CAS_CLEANUP_PERIOD_S)])
         url = "http://127.0.0.1:%d" % port
@@ -707,8 +719,9 @@ def cmd_cas_cleanup(a):
         print("CAS: %s in %d blobs, not above %s: nothing to evict" % (human(before[0]), before[1], human(target)))
         return 0
     cfg = os.path.join(st, "cas-cleanup-now.yml")
-    write_private(cfg, stack_config.cleanup_yml(data["pg_port"], cas_dir(st), target + 1, target,
+    write_private(cfg, stack_config.cleanup_yml(data["pg_port"], os.path.join(st, "cas"), target + 1, target,
                                                 stack_config.CAS_BATCH_BYTES, a.keep_recent))
+    validate_strictly(data["venv"], cfg)
     log = os.path.join(st, "logs", "cas-cleanup-now.log")
     offset = os.path.getsize(log) if os.path.exists(log) else 0
     spawn(st, data, "cas-cleanup-now", [os.path.join(data["venv"], "bin", "bgd"), "cleanup", "start", "-vv", cfg,
