@@ -3,7 +3,7 @@
 TLS with client certificates, JWT authentication and an ACL under which CI may write verdicts
 and developers may only read them.
 
-    <buildgrid venv>/bin/python3 tools/rbe/shared_service_check.py
+    <buildgrid venv>/bin/python3 tools/rbe/shared_service_check.py [--serve SECONDS]
 
 It makes a throw-away CA, server and client certificates (the venv's `cryptography`), an HS256
 secret and tokens (`pyjwt`), starts `bgd server start` on a free loopback port with the
@@ -14,10 +14,13 @@ checks, as a REAPI client:
   - a developer's token: GetActionResult and FindMissingBlobs answered, UpdateActionResult refused;
   - CI's token: UpdateActionResult accepted, and the developer then reads that verdict;
   - an expired token: UNAUTHENTICATED.
-Prints one line per check; exit 0 when all hold. Not part of CI (it tests BuildGrid's features,
-not flashcore's); run it after changing the documented configuration.
+Prints one line per check; exit 0 when all hold. With --serve, the server then stays up that long
+and the Bazel flags of a CI client and of a developer (with tokens) are printed, to try Bazel
+against it. Not part of CI (it tests BuildGrid's features, not flashcore's); run it after
+changing the documented configuration.
 """
 
+import argparse
 import datetime
 import os
 import shutil
@@ -125,6 +128,10 @@ def read(d, name):
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--serve", type=int, default=0, metavar="SECONDS",
+                    help="keep the server up this long after the checks and print Bazel flags for it")
+    a = ap.parse_args()
     bgd = os.path.join(os.path.dirname(sys.executable), "bgd")
     d = tempfile.mkdtemp(prefix="flashcore-shared-check.")
     server = None
@@ -213,6 +220,15 @@ def main():
         r = call(ac.GetActionResult, get, jwt.encode({"sub": "ci", "exp": int(time.time()) + 600}, os.urandom(32).hex(),
                                                      algorithm="HS256"))
         check("token signed with another key: %s" % r, r == "UNAUTHENTICATED")
+        if a.serve:
+            tls = "--tls_certificate={d}/ca.crt --tls_client_certificate={d}/client.crt " \
+                  "--tls_client_key={d}/client.key".format(d=d)
+            print("serving on grpcs://%s for %d s; Bazel flags:" % (addr, a.serve))
+            for who in ("ci", "dev-alice"):
+                print("  %s: --remote_cache=grpcs://%s %s '--remote_header=authorization=Bearer %s'"
+                      % (who, addr, tls, token(who, ttl=a.serve + 600)))
+            sys.stdout.flush()
+            time.sleep(a.serve)
     finally:
         if server is not None and server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
