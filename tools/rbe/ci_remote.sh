@@ -14,7 +14,10 @@
 #   6. a CAS cleanup (BuildGrid's, down to 0 bytes) evicts every blob: the tests of step 2 are
 #      executed again (a miss, not a broken hit), and no verdict left in Redis is served
 #      with a blob missing (tools/rbe/verdict_check.py asks the ActionCache for each one);
-#   7. everything started is stopped, the state and the output base are removed.
+#   7. the shared-service set-up of docs/REMOTE.md section 6a (mutual TLS, JWT, the ACL under
+#      which CI writes verdicts and developers only read them, tools/rbe/tls_tunnel.py) is
+#      checked against this BuildGrid by tools/rbe/shared_service_check.py;
+#   8. everything started is stopped, the state and the output base are removed.
 # Usage: tools/rbe/ci_remote.sh [TARGET...]   (default: two tests of //tests:cpu without nvcc)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -156,11 +159,17 @@ n_before=$(runs "$WLOGS")
 grep -q "Executed ${#TARGETS[@]} out of ${#TARGETS[@]} test" "$TMP/run3.txt" || fail "after the CAS cleanup the tests were not executed again"
 grep -q "(cached)" "$TMP/run3.txt" && fail "a test was served from the cache after its outputs were evicted"
 [ "$(runs "$WLOGS")" -gt "$n_before" ] || fail "after the CAS cleanup no worker executed anything"
-"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["venv"])' "$FLASHCORE_REMOTE_STATE/processes.json")/bin/python3" \
-  tools/rbe/verdict_check.py "$FLASHCORE_REMOTE_STATE" | tee "$TMP/verdicts.txt"
+VENV_PY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["venv"])' "$FLASHCORE_REMOTE_STATE/processes.json")/bin/python3
+"$VENV_PY" tools/rbe/verdict_check.py "$FLASHCORE_REMOTE_STATE" | tee "$TMP/verdicts.txt"
 [ "${PIPESTATUS[0]}" = 0 ] || fail "tools/rbe/verdict_check.py"
 grep -qE ' [1-9][0-9]* refused \(blobs evicted\), 0 broken hits' "$TMP/verdicts.txt" \
   || fail "expected verdicts refused for their evicted blobs and no broken hit"
 say "CAS cleanup: every blob evicted; the tests ran again (miss), no broken hit ($((SECONDS - t)) s)"
+
+# --- 7. the shared-service configuration (TLS, JWT, ACL, tunnel) against this BuildGrid -----
+t=$SECONDS
+"$VENV_PY" tools/rbe/shared_service_check.py > "$TMP/shared.txt" 2>&1 || { cat "$TMP/shared.txt"; fail "tools/rbe/shared_service_check.py"; }
+grep -E '^(ok|FAIL) ' "$TMP/shared.txt"
+say "shared-service set-up: $(tail -1 "$TMP/shared.txt") ($((SECONDS - t)) s)"
 
 say "all checks passed in $((SECONDS - t0)) s"

@@ -13,11 +13,13 @@ checks, as a REAPI client:
   - with a client certificate but no token: UNAUTHENTICATED;
   - a developer's token: GetActionResult and FindMissingBlobs answered, UpdateActionResult refused;
   - CI's token: UpdateActionResult accepted, and the developer then reads that verdict;
-  - an expired token: UNAUTHENTICATED.
+  - an expired token: UNAUTHENTICATED;
+  - through tools/rbe/tls_tunnel.py (plain text on loopback, mutual TLS to the server), the
+    developer reads that verdict and still cannot write one.
 Prints one line per check; exit 0 when all hold. With --serve, the server then stays up that long
 and the Bazel flags of a CI client and of a developer (with tokens) are printed, to try Bazel
-against it. Not part of CI (it tests BuildGrid's features, not flashcore's); run it after
-changing the documented configuration.
+against it. tools/rbe/ci_remote.sh runs it (a few seconds), so a BuildGrid upgrade that changes
+these features fails CI.
 """
 
 import argparse
@@ -220,6 +222,25 @@ def main():
         r = call(ac.GetActionResult, get, jwt.encode({"sub": "ci", "exp": int(time.time()) + 600}, os.urandom(32).hex(),
                                                      algorithm="HS256"))
         check("token signed with another key: %s" % r, r == "UNAUTHENTICATED")
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        tport = s.getsockname()[1]
+        s.close()
+        tunnel = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                "tls_tunnel.py"),
+                                   "--listen", str(tport), "--server", addr, "--ca", os.path.join(d, "ca.crt"),
+                                   "--cert", os.path.join(d, "client.crt"), "--key", os.path.join(d, "client.key")],
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            tunnel.stderr.readline()  # "tls_tunnel: grpc://127.0.0.1:PORT -> ..." once it listens
+            ac, _ = stubs(grpc.insecure_channel("127.0.0.1:%d" % tport))
+            r = call(ac.GetActionResult, get, token("dev-alice"))
+            check("through tls_tunnel.py: developer reads CI's verdict (%s)" % r, r == "OK")
+            r = call(ac.UpdateActionResult, put, token("dev-alice"))
+            check("through tls_tunnel.py: developer's UpdateActionResult refused (%s)" % r, r == "UNAUTHENTICATED")
+        finally:
+            tunnel.terminate()
+            tunnel.wait(10)
         if a.serve:
             tls = "--tls_certificate={d}/ca.crt --tls_client_certificate={d}/client.crt " \
                   "--tls_client_key={d}/client.key".format(d=d)
