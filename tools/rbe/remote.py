@@ -26,7 +26,8 @@ else ${XDG_CACHE_HOME:-~/.cache}/flashcore):
   - with --relay KIND: a buildbox-worker advertising gpu=KIND whose runner (tools/rbe/relay_run.py)
     exports each action to <state>/relay/outbox for an air-gapped GPU machine
     (tools/rbe/action_runner.py runs it there) and completes it when the result is imported.
-The generated configuration files come from tools/rbe/stack_config.py.
+The generated configuration files come from tools/rbe/stack_config.py; process bookkeeping is in
+stack_procs.py, the ActionCache/CAS stores in stack_store.py, the GPU cost report in gpu_report.py.
 Only processes recorded in <state>/processes.json (pid + kernel start time) are ever stopped.
 """
 
@@ -38,7 +39,6 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -46,6 +46,10 @@ import tempfile
 import time
 
 import stack_config
+from gpu_report import bep_tags, gpu_report
+from stack_procs import alive, die, free_port, load_state, port_open, save_state, say, spawn, stop, wait_for
+from stack_store import (cas_cleanup_pass, cas_dir, pg_bindir, print_store_status, start_redis, validate_strictly,
+                         write_private)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RBE = os.path.join(ROOT, "tools", "rbe")
@@ -57,15 +61,6 @@ DEFAULT_PORT = 50061
 PG_ROOT_PARENT = "/var/tmp"
 BUILDBOX_VERSION = "1.4.30"
 REDIS_VERSION = "8.0.6"
-
-
-def say(msg):
-    print("flashcore remote: " + msg, file=sys.stderr, flush=True)
-
-
-def die(msg, code=1):
-    say("ERROR: " + msg)
-    sys.exit(code)
 
 
 def cache_root():
@@ -245,127 +240,6 @@ def new_log(name):
     return p
 
 
-def pg_bindir():
-    env = os.environ.get("FLASHCORE_PG_BIN")
-    cands = [env] if env else sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                                     key=lambda p: int(p.split("/")[-2]) if p.split("/")[-2].isdigit() else 0,
-                                     reverse=True)
-    for c in cands:
-        if c and os.access(os.path.join(c, "initdb"), os.X_OK) and os.access(os.path.join(c, "pg_ctl"), os.X_OK):
-            return c
-    die("no PostgreSQL server binaries found (BuildGrid 0.4.4's scheduler needs PostgreSQL): install "
-        "the Debian package 'postgresql' (apt-get install postgresql), or set FLASHCORE_PG_BIN to a "
-        "directory with initdb and pg_ctl")
-
-
-# --------------------------------------------------------------------------------------------
-# Process bookkeeping
-# --------------------------------------------------------------------------------------------
-def proc_start(pid):
-    """The kernel start time of a live process (None once it exited: a zombie that this process
-    spawned and has not reaped yet counts as exited)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    if len(fields) < 20 or fields[0] in ("Z", "X"):
-        return None
-    return fields[19]
-
-
-def alive(rec):
-    return rec and proc_start(rec["pid"]) == rec["start"]
-
-
-def load_state(st):
-    try:
-        with open(os.path.join(st, "processes.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def save_state(st, data):
-    p = os.path.join(st, "processes.json")
-    with open(p + ".tmp", "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(p + ".tmp", p)
-
-
-def spawn(st, data, name, cmd, env=None, cwd=None, preexec=None):
-    log = os.path.join(st, "logs", name + ".log")
-    lf = open(log, "a")
-    lf.write("\n==== %s: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), " ".join(cmd)))
-    lf.flush()
-    p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                         env=env, cwd=cwd, start_new_session=True, preexec_fn=preexec)
-    lf.close()
-    start = None
-    for _ in range(50):
-        start = proc_start(p.pid)
-        if start:
-            break
-        time.sleep(0.01)
-    data["procs"][name] = {"pid": p.pid, "start": start, "cmd": cmd, "log": log}
-    save_state(st, data)
-    return p
-
-
-def stop(rec, name, timeout=15):
-    if not alive(rec):
-        return False
-    pid = rec["pid"]
-    sig = signal.SIGINT if name == "postgres" else signal.SIGTERM  # postgres: "fast" shutdown
-    try:
-        os.killpg(pid, sig)
-    except OSError:
-        try:
-            os.kill(pid, sig)
-        except OSError:
-            return False
-    t0 = time.time()
-    while time.time() - t0 < timeout and alive(rec):
-        time.sleep(0.2)
-    if alive(rec):
-        say("%s (pid %d) did not stop on SIGTERM; SIGKILL" % (name, pid))
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    return True
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def port_open(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
-def wait_for(pred, what, timeout, rec=None, log=None):
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        if pred():
-            return
-        if rec is not None and not alive(rec):
-            break
-        time.sleep(0.3)
-    tail = ""
-    if log and os.path.exists(log):
-        tail = "\n" + "\n".join("  | " + t for t in open(log, errors="replace").read().splitlines()[-20:])
-    die("%s did not come up within %d s (log: %s)%s" % (what, timeout, log, tail))
-
-
 # --------------------------------------------------------------------------------------------
 # up
 # --------------------------------------------------------------------------------------------
@@ -427,65 +301,6 @@ def hidden_paths_wrapper(st):
             "actions see the host CUDA would break the hermetic build" % (", ".join(paths), " ".join(ns),
                                                                         (probe.stderr or "").strip()[-300:]))
     return ns + ["sh", "-c", script, "sh", empty, str(len(paths))] + paths
-
-
-def write_private(path, text):
-    """Configuration files that carry (or point at) the Redis password: owner-only."""
-    fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
-
-
-def cas_dir(st):
-    """<state>/cas, whose every blob is in BuildGrid's sql index. A CAS written before the index
-    existed holds blobs no index row points at (never served, never evicted): dropped once."""
-    cas = os.path.join(st, "cas")
-    marker = os.path.join(st, "cas.indexed")
-    if os.path.isdir(cas) and not os.path.exists(marker):
-        say("%s predates the CAS index (its blobs could never be evicted): removing it" % cas)
-        shutil.rmtree(cas)
-    os.makedirs(cas, exist_ok=True)
-    open(marker, "a").close()
-    return cas
-
-
-def redis_cli(data, *args):
-    """redis-cli against the stack's Redis (the password goes in the environment, not argv)."""
-    with open(os.path.join(data["state"], "redis.secret")) as f:
-        env = dict(os.environ, REDISCLI_AUTH=f.read().strip())
-    return subprocess.run([os.path.join(data["redis"], "usr", "bin", "redis-cli"), "-h", "127.0.0.1", "-p",
-                           str(data["redis_port"])] + list(args), capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL)
-
-
-def start_redis(st, data, prefix, port):
-    """redis-server with its append-only file in <state>/redis; returns the password file."""
-    rdir = os.path.join(st, "redis")
-    os.makedirs(rdir, mode=0o700, exist_ok=True)
-    secret = os.path.join(st, "redis.secret")
-    if not os.path.exists(secret):
-        write_private(secret, hashlib.sha256(os.urandom(32)).hexdigest() + "\n")
-    with open(secret) as f:
-        password = f.read().strip()
-    conf = os.path.join(st, "redis.conf")
-    write_private(conf, stack_config.redis_conf(port, rdir, password))
-    spawn(st, data, "redis", [os.path.join(prefix, "usr", "bin", "redis-server"), conf])
-    # Ready once it answers PING (while it replays its append-only file it answers LOADING).
-    wait_for(lambda: redis_cli(data, "ping").stdout.strip() == "PONG", "redis-server", 60,
-             data["procs"]["redis"], data["procs"]["redis"]["log"])
-    return secret
-
-
-def validate_strictly(venv, cfg):
-    """`bgd server start` checks its configuration against BuildGrid's schema with unknown keys
-    refused; `bgd cleanup start` does not (a misspelt key would be ignored): check it here."""
-    r = subprocess.run([os.path.join(venv, "bin", "python3"), "-c",
-                        "import sys\nfrom buildgrid.server.app.settings.parser import validate_config\n"
-                        "validate_config(sys.argv[1], strict=True)", cfg], capture_output=True, text=True,
-                       stdin=subprocess.DEVNULL)
-    if r.returncode:
-        die("%s does not match BuildGrid's schema:\n%s" % (cfg, (r.stdout + r.stderr)[-2000:]))
 
 
 def cmd_up(a):
@@ -676,35 +491,10 @@ def print_status(st, data):
     print("  BuildGrid: grpc://127.0.0.1:%d   workers: %s" % (
         data["port"], ", ".join(["gpu=none"] * sum(n.startswith("worker-") for n in data["procs"]) +
                                 ["gpu=%s (relay)" % k for k in data.get("relays", [])]) or "none"))
-    if alive(data["procs"].get("postgres")) and "cas_limit" in data:
-        size, blobs = cas_index_size(data)
-        high, low, _ = stack_config.cas_watermarks(data["cas_limit"])
-        print("  CAS: %s in %d blobs (cleanup from %s down to %s)" % (human(size), blobs, human(high), human(low)))
-    if alive(data["procs"].get("redis")):
-        n = redis_cli(data, "dbsize").stdout.strip()
-        print("  ActionCache: %s verdict(s) in Redis (append-only file, fsync always: %s/redis)" % (n, st))
-
-
-def human(n):
-    return "%.2f GB" % (n / 1e9) if n >= 1e8 else "%.1f MB" % (n / 1e6)
-
-
-def cas_index_size(data):
-    """(bytes, blobs) that BuildGrid's CAS index holds: what its cleanup compares to the watermarks."""
-    r = subprocess.run([os.path.join(pg_bindir(), "psql"), "-h", "127.0.0.1", "-p", str(data["pg_port"]), "-U", "bgd",
-                        "-d", "bgd", "-tA", "-F", " ", "-c",
-                        'SELECT coalesce(sum(digest_size_bytes), 0), count(*) FROM "index"'],
-                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    if r.returncode:
-        die("cannot read the CAS index size: " + (r.stderr or r.stdout).strip()[-300:])
-    size, blobs = r.stdout.split()
-    return int(size), int(blobs)
+    print_store_status(st, data)
 
 
 def cmd_cas_cleanup(a):
-    """One pass of BuildGrid's own CAS cleanup (`bgd cleanup start` over the stack's index) down to
-    --to bytes, evicting least recently used blobs not used in the last --keep-recent seconds; the
-    verdicts that referenced them become misses (BuildGrid checks before serving a hit)."""
     st = state_dir()
     data = load_state(st)
     if not data or not alive(data["procs"].get("buildgrid")) or "cas_limit" not in data:
@@ -714,45 +504,7 @@ def cmd_cas_cleanup(a):
             stack_config.cas_watermarks(data["cas_limit"])[1]
     except ValueError as e:
         die("--to: %s" % e)
-    before = cas_index_size(data)
-    if before[0] <= target:
-        print("CAS: %s in %d blobs, not above %s: nothing to evict" % (human(before[0]), before[1], human(target)))
-        return 0
-    cfg = os.path.join(st, "cas-cleanup-now.yml")
-    write_private(cfg, stack_config.cleanup_yml(data["pg_port"], os.path.join(st, "cas"), target + 1, target,
-                                                stack_config.CAS_BATCH_BYTES, a.keep_recent))
-    validate_strictly(data["venv"], cfg)
-    log = os.path.join(st, "logs", "cas-cleanup-now.log")
-    offset = os.path.getsize(log) if os.path.exists(log) else 0
-    spawn(st, data, "cas-cleanup-now", [os.path.join(data["venv"], "bin", "bgd"), "cleanup", "start", "-vv", cfg,
-                                        "--sleep-interval", "1"])
-    rec = data["procs"]["cas-cleanup-now"]
-    outcome = "timed out after %d s" % a.timeout
-    t0 = time.time()
-    while time.time() - t0 < a.timeout:
-        with open(log, errors="replace") as f:
-            f.seek(offset)
-            new = f.read()
-        if "Finished cleanup." in new:
-            outcome = None
-            break
-        if "Marked 0 digests for deletion" in new:
-            outcome = "the remaining blobs were used in the last %d s (--keep-recent)" % a.keep_recent
-            break
-        if not alive(rec):
-            outcome = "bgd cleanup exited (log %s)" % log
-            break
-        time.sleep(0.3)
-    stop(rec, "cas-cleanup-now")
-    del data["procs"]["cas-cleanup-now"]
-    save_state(st, data)
-    after = cas_index_size(data)
-    print("CAS: %s in %d blobs -> %s in %d blobs (target %s)" % (human(before[0]), before[1], human(after[0]),
-                                                               after[1], human(target)))
-    if outcome:
-        say("the cleanup pass did not reach the target: " + outcome)
-        return 5
-    return 0
+    return cas_cleanup_pass(st, data, target, a.keep_recent, a.timeout)
 
 
 def cmd_status(a):
@@ -834,45 +586,6 @@ def cmd_relay(a):
 # --------------------------------------------------------------------------------------------
 # report: GPU tests executed vs cached, GPU-seconds (from a Build Event Protocol JSON file)
 # --------------------------------------------------------------------------------------------
-def bep_events(bep_path):
-    """The events of a Build Event Protocol JSON file (one object per line; torn lines skipped)."""
-    with open(bep_path) as f:
-        for line in f:
-            try:
-                yield json.loads(line)
-            except ValueError:
-                continue
-
-
-def gpu_report(bep_path):
-    tags, results = {}, {}
-    for ev in bep_events(bep_path):
-        i = ev.get("id", {})
-        if "targetConfigured" in i and "configured" in ev:
-            tags[i["targetConfigured"]["label"]] = ev["configured"].get("tag", [])
-        elif "testResult" in i and "testResult" in ev:
-            results.setdefault(i["testResult"]["label"], []).append(ev["testResult"])
-    ex = ca = 0
-    sec_ex = sec_saved = 0.0
-    kinds = {}
-    for label, rs in results.items():
-        kind = next((t[4:] for t in tags.get(label, []) if t.startswith("gpu-")), None)
-        if not kind:
-            continue
-        for r in rs:
-            dur = int(r.get("testAttemptDurationMillis", 0) or 0) / 1000.0
-            cached = bool(r.get("cachedLocally") or r.get("executionInfo", {}).get("cachedRemotely"))
-            kinds[kind] = kinds.get(kind, 0) + 1
-            if cached:
-                ca += 1
-                sec_saved += dur
-            else:
-                ex += 1
-                sec_ex += dur
-    return ("GPU tests: %d executed, %d cached; GPU-seconds: %.1f used, %.1f saved by the cache (%s)"
-            % (ex, ca, sec_ex, sec_saved, ", ".join("%s x%d" % kv for kv in sorted(kinds.items())) or "no GPU test"))
-
-
 def cmd_test(a):
     """tools/bazel test ARGS with a BEP file, then the GPU cost line and, when a remote job found
     no worker, which gpu=<kind> was missing."""
@@ -912,11 +625,6 @@ def cmd_test(a):
             say("  start one: tools/remote up --relay %s   (air-gapped GPU, docs/REMOTE.md), or on a GPU host: "
                 "buildbox-worker ... --platform OSFamily=linux --platform gpu=%s" % (k, k))
     return rc
-
-
-def bep_tags(bep_path):
-    return {ev["id"]["targetConfigured"]["label"]: ev["configured"].get("tag", [])
-            for ev in bep_events(bep_path) if "targetConfigured" in ev.get("id", {}) and "configured" in ev}
 
 
 def cmd_report(a):
