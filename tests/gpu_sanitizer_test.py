@@ -86,6 +86,8 @@ CASE = textwrap.dedent("""
             loss = (out.float() * torch.randn_like(out).float()).sum() + lse[seen].sum()
             torch.autograd.grad(loss, leaves)
 
+    import time
+    start = time.time()
     done, rejected = [], []
     for pass_, arch, dtype_name, d, causal in todo:
         _attention._set_forced_arch(arch)
@@ -97,6 +99,8 @@ CASE = textwrap.dedent("""
                     rejected.append([pass_, arch, dtype_name, d, causal, i, kwargs, str(e)[:300]])
         torch.cuda.synchronize()
         done.append([pass_, arch, dtype_name, d, causal])
+        print("swept %s %s %s d%d %s at %.0f s" % (pass_, arch, dtype_name, d, "causal" if causal else "full",
+                                                   time.time() - start), flush=True)
     _attention._set_forced_arch(None)
     print("covered " + json.dumps(done))
     print("rejected " + json.dumps(rejected))

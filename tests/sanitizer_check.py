@@ -5,6 +5,7 @@ parsed strictly."""
 from __future__ import annotations
 
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -55,14 +56,18 @@ def run_sanitizers(tools, case_source: str, kernel_substring: str, tmp_path, tim
     (one process per tool, all on this GPU), checking only kernels whose mangled name contains
     `kernel_substring`. Fails the calling test on any reported error or hazard (racecheck warnings
     included), naming every tool that reported; skips only where the sanitizer refuses the device
-    (gVisor). FLASHCORE_SANITIZER_TIMEOUT_S overrides the per-tool timeout. Returns {tool: its output}."""
+    (gVisor). FLASHCORE_SANITIZER_TIMEOUT_S overrides the per-tool timeout. Each tool's whole
+    output is kept as <tool>.log in the test's undeclared outputs (else in tmp_path), written as
+    it runs, so a run cut short still shows how far it got. Returns {tool: its output}."""
     timeout = int(os.environ.get("FLASHCORE_SANITIZER_TIMEOUT_S", timeout))
     exe = _executable()
     script = tmp_path / "sanitizer_case.py"
     script.write_text(case_source)
+    log_dir = pathlib.Path(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or tmp_path)
+    log_dir.mkdir(parents=True, exist_ok=True)
     procs = {}
     for tool in tools:
-        procs[tool] = _start(exe, tool, script, kernel_substring, tmp_path / ("%s.log" % tool))
+        procs[tool] = _start(exe, tool, script, kernel_substring, log_dir / ("%s.log" % tool))
     logs, problems = {}, []
     for tool, proc in procs.items():
         try:
@@ -71,7 +76,7 @@ def run_sanitizers(tools, case_source: str, kernel_substring: str, tmp_path, tim
             proc.kill()
             proc.wait()
             problems.append("%s did not finish within %d s" % (tool, timeout))
-        logs[tool] = (tmp_path / ("%s.log" % tool)).read_text()
+        logs[tool] = (log_dir / ("%s.log" % tool)).read_text()
         print("=== compute-sanitizer --tool %s (rc %s), last lines:\n%s" % (tool, proc.returncode, logs[tool][-3000:]))
     if any("Device not supported" in log for log in logs.values()):
         pytest.skip("compute-sanitizer does not support this device/runtime (gVisor); %s not run" % ", ".join(tools))
