@@ -252,13 +252,13 @@ def _kernel_names(fn):
 
 
 def ran_ptx_library(names):
-    """The forward's Arch template argument is 1080 for sm80_ptx; the backward kernels carry no
-    Arch, but on a Hopper the PTX backward is the mma.sync flash_bwd_kernel where the native one
-    is hopper::bwd_kernel (wgmma) at every head dim."""
-    fwd = [n for n in names if "fwd_kernel" in n]
-    bwd = [n for n in names if "bwd_kernel" in n and "preprocess" not in n and "convert" not in n]
-    return (all("Arch)1080" in n for n in fwd) and all("flash_bwd_kernel" in n for n in bwd)
-            and not any("hopper" in n for n in names) and bool(bwd))
+    """Every flashcore kernel's first template argument is its library's Arch, 1080 for sm80_ptx;
+    on a Hopper the PTX backward is the mma.sync flash_bwd_kernel (the native one is
+    hopper::bwd_kernel, wgmma, at every head dim)."""
+    ours = [n for n in names if "flashcore::" in n]
+    return (any("fwd_kernel" in n for n in ours) and any("flash_bwd_kernel" in n for n in ours)
+            and any("preprocess" in n for n in ours) and any("convert" in n for n in ours)
+            and all("Arch)1080" in n for n in ours) and not any("hopper" in n for n in ours))
 
 
 def test_forced_ptx_backward_runs_the_ptx_library(forced_ptx):
