@@ -32,9 +32,8 @@ Arch parse_arch(const std::string& s) {
   if (s == "sm89") return Arch::kSm89;
   if (s == "sm90a") return Arch::kSm90a;
   if (s == "sm80_ptx") return Arch::kSm80Ptx;
-  if (s == "sm89_ptx") return Arch::kSm89Ptx;
-  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a (test-only: sm80_ptx, sm89_ptx), got '" +
-                        s + "'");
+  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a, sm80_ptx (portable PTX), got '" + s +
+                        "'");
 }
 
 // The run-time features of a call (kernels/flash_fwd_api.h, AttentionFeatures), as one Python

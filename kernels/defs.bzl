@@ -29,13 +29,16 @@ ARCHS = {
     "sm90a": struct(enum = "Arch::kSm90a", spec = "compute_90a:sm_90a"),
 }
 
-# Test-only libraries: the sm80 / sm89 code compiled to PTX only ("compute_XY": no SASS), which
-# the driver JIT-compiles for the GPU at hand, so the GPU suite can run that code on a Hopper
-# (FLASHCORE_FORCE_ARCH, tests/gpu_attention_test.py). Registered under their own names and
-# never picked by flashcore.select_arch. Forward only: the backward libraries are built for ARCHS.
+# The portable libraries, forward and backward: the mma.sync (sm80) code compiled to PTX only
+# ("compute_80": no SASS), which the driver JIT-compiles on first use for any GPU of compute
+# capability >= 8.0. flashcore.select_arch picks it for a GPU with no SASS here (Blackwell and
+# later; it warns once that the path is not tuned); FLASHCORE_FORCE_ARCH=sm80_ptx runs it on any
+# GPU, which is how the GPU suites check it on a Hopper. compute_80 rather than compute_89: the
+# sm80 and sm89 instantiations are the same source (no kArch branch but sm90a's, identical tile
+# shapes, <= 99 KiB of shared memory, which every GPU >= 8.0 has) and their PTX differs only in
+# the .target line, so compute_89 would buy no speed and lose the 8.0-8.7 GPUs as JIT targets.
 PTX_ARCHS = {
     "sm80_ptx": struct(enum = "Arch::kSm80Ptx", spec = "compute_80"),
-    "sm89_ptx": struct(enum = "Arch::kSm89Ptx", spec = "compute_89"),
 }
 
 ALL_ARCHS = ARCHS | PTX_ARCHS
@@ -60,9 +63,13 @@ PASSES = {
         "sm89": _SM80_FWD,
         "sm90a": _SM90A_FWD,
         "sm80_ptx": _SM80_FWD,
-        "sm89_ptx": _SM80_FWD,
     }),
-    "bwd": struct(params = "BwdParams", key = "BwdKernelKey", mainloops = {"sm80": _SM80_BWD, "sm89": _SM80_BWD, "sm90a": _SM90A_BWD}),
+    "bwd": struct(params = "BwdParams", key = "BwdKernelKey", mainloops = {
+        "sm80": _SM80_BWD,
+        "sm89": _SM80_BWD,
+        "sm90a": _SM90A_BWD,
+        "sm80_ptx": _SM80_BWD,
+    }),
 }
 
 _TU = """\
