@@ -528,6 +528,7 @@ def test_varlen_reference_is_per_sequence_dense_and_leaves_padding_rows_zero():
     lq, lk = (3, 0, 5), (4, 2, 6)
     q, k, v = rnd(10, 4, 64, seed=1), rnd(14, 2, 64, seed=2), rnd(14, 2, 64, seed=3)
     do = rnd(10, 4, 64, seed=4)
+    q[8:], k[12:], v[12:], do[8:] = (float("nan"),) * 4  # padding rows: never read
     cq, ck = cu(*lq), cu(*lk)
     used = torch.tensor([4, 2, 3], dtype=torch.int32)
     r = features_reference(q, k, v, causal=True, window_size=(2, 0), cu_seqlens_q=cq, cu_seqlens_k=ck,
@@ -546,6 +547,7 @@ def test_varlen_reference_is_per_sequence_dense_and_leaves_padding_rows_zero():
         assert torch.allclose(r.dq[a:e], want.dq[0], atol=1e-12)
         assert torch.allclose(r.dk[ka:ke], want.dk[0], atol=1e-12)
     assert (r.out[8:] == 0).all() and (r.dq[8:] == 0).all() and (r.dk[12:] == 0).all()
+    assert all(torch.isfinite(x).all() for x in (r.out, r.dq, r.dk, r.dv))
     assert (r.dk[ck[2].item() + 3:] == 0).all()  # keys past seqused_k get no gradient
 
 

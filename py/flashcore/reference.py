@@ -149,6 +149,7 @@ def features_reference(q, k, v, *, softmax_scale=None, causal=False, window_size
         varlen = cu_seqlens_q is not None
         heads = q.shape[-2]
         outs, lses, anys = [], [], []
+        loss = 0.0
         for q_rows, k_rows, b in _sequences(q, k, cu_seqlens_q, cu_seqlens_k, seqused_k):
             if varlen:
                 qs, ks, vs = q_c[q_rows], k_c[k_rows], v_c[k_rows]
@@ -158,6 +159,11 @@ def features_reference(q, k, v, *, softmax_scale=None, causal=False, window_size
             outs.append(o)
             lses.append(lse)
             anys.append(row_any)
+            if want_grads:  # per sequence: padding rows of dout / dlse (possibly NaN) are never touched
+                loss = loss + (o * (dout[q_rows] if varlen else dout[b]).to(compute_dtype)).sum()
+                if dlse is not None:
+                    d = (dlse[:, q_rows] if varlen else dlse[b]).to(compute_dtype)
+                    loss = loss + (lse.masked_fill(~row_any, 0.0) * d.masked_fill(~row_any, 0.0)).sum()
         if varlen:
             n_valid = sum(o.shape[0] for o in outs)
             pad = q.shape[0] - n_valid  # rows past cu_seqlens_q[-1]: no part of the result
@@ -168,10 +174,9 @@ def features_reference(q, k, v, *, softmax_scale=None, causal=False, window_size
             out, lse, row_any = torch.stack(outs), torch.stack(lses), torch.stack(anys)
         if not want_grads:
             return FeatureReference(out.detach(), lse.detach())
-        loss = (out * dout.to(compute_dtype)).sum()
-        if dlse is not None:
-            loss = loss + torch.where(row_any, lse * dlse.to(compute_dtype), 0.0).sum()
         inputs = (q_c, k_c, v_c) + ((sink_c,) if sink_c is not None else ())
+        if not isinstance(loss, torch.Tensor):  # no sequence has a row
+            loss = q_c.sum() * 0.0
         grads = torch.autograd.grad(loss, inputs, allow_unused=True)
         grads = [torch.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
     return FeatureReference(out.detach(), lse.detach(), grads[0], grads[1], grads[2],
