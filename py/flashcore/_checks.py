@@ -163,8 +163,13 @@ def check_index_vector(fn, name, t, length, device):
 
 
 def check_max_seqlen(fn, name, value) -> int:
+    """A host int. A one-element integer tensor is accepted in eager mode (flash_attn takes one
+    too, and transformers passes cu_seqlens.diff().max() outside tracing): reading it syncs."""
+    if isinstance(value, torch.Tensor) and value.numel() == 1 and not value.is_floating_point() \
+            and value.dtype != torch.bool and device_reads_allowed(value):
+        value = int(value.item())
     if not _is_int(value):
-        raise TypeError("%s: %s must be a Python int (a host value, not a tensor), got %s"
+        raise TypeError("%s: %s must be a Python int (or a one-element integer tensor in eager mode), got %s"
                         % (fn, name, type(value).__name__))
     value = int(value)
     if value < 1:

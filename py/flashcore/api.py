@@ -125,7 +125,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
         return _paged(fn, q, k, v, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_size, softcap,
                       return_attn_probs, block_table, seqused_k, learnable_sink)
     heads, _, head_dim = _checks.check_qkv(fn, q, k, v, varlen=True)
-    _checks.check_varlen_metadata(fn, q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k)
+    _, max_seqlen_q, max_seqlen_k = _checks.check_varlen_metadata(fn, q, k, cu_seqlens_q, cu_seqlens_k,
+                                                                  max_seqlen_q, max_seqlen_k, seqused_k)
     _checks.check_flag(fn, "causal", causal)
     _checks.check_flag(fn, "deterministic", deterministic)
     _checks.check_flag(fn, "return_attn_probs", return_attn_probs)
@@ -137,7 +138,7 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     _checks.check_lengths_on_device(fn, q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k)
     out, lse = attention_core(q, k, v, softmax_scale=scale, causal=causal, window_size=window, softcap=softcap,
                               sink=learnable_sink, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
-                              seqused_k=seqused_k, max_seqlen_q=int(max_seqlen_q), max_seqlen_k=int(max_seqlen_k),
+                              seqused_k=seqused_k, max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k,
                               deterministic=deterministic)
     return (out, lse, None) if return_attn_probs else out
 
