@@ -69,13 +69,20 @@ void set_features(AttentionFeatures& f, const Features& t, int heads, bool causa
 // cudart and torch's share the driver's per-thread current context, so a device switched here
 // and left switched would move torch's current device too (its next allocation would land on
 // the wrong GPU). Sets only when the device differs (a per-thread query is cheaper than a set).
+//
+// A thread this runtime has not set a device on yet (autograd's device threads, a user's worker
+// thread) reports device 0 with no context current: the driver calls of the launch (the TMA
+// tensor-map encode) then fail with CUDA_ERROR_INVALID_CONTEXT. So each thread sets the device
+// at least once (compute-sanitizer caught the first backward on autograd's thread falling back).
 class DeviceGuard {
  public:
   DeviceGuard(int device, cudaError_t* err) {
+    thread_local int device_set_on_this_thread = -1;
     *err = cudaGetDevice(&previous_);
-    if (*err == cudaSuccess && previous_ != device) {
+    if (*err == cudaSuccess && (previous_ != device || device_set_on_this_thread != device)) {
       *err = cudaSetDevice(device);
-      switched_ = *err == cudaSuccess;
+      if (*err == cudaSuccess) device_set_on_this_thread = device;
+      switched_ = *err == cudaSuccess && previous_ != device;
     }
   }
   ~DeviceGuard() {

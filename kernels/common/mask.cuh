@@ -17,6 +17,7 @@ struct SeqInfo {
   int seqlen_q, seqlen_k;
   int row0_q, row0_k;  // first row of the sequence: 0 for a dense batch (the batch stride moves)
 
+  SeqInfo() = default;
   // `max_seqlen_q/k` are the params' seqlen_q/k: the lengths of a dense batch, the maxima of a
   // packed one.
   __device__ __forceinline__ SeqInfo(const AttentionFeatures& f, int batch, int max_seqlen_q, int max_seqlen_k) {

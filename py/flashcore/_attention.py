@@ -314,7 +314,8 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     dq_accum = torch.empty(lse_shape + (head_dim,), dtype=torch.float32, device=q.device)
     if deterministic:
         n_sem = f.batch * heads * -(-f.seqlen_q // _C.bwd_block_m)
-        semaphore = torch.empty((n_sem,), dtype=torch.int32, device=q.device)
+        # Dense: the preprocess kernel zeroes them; a packed row does not know its sequence.
+        semaphore = (torch.zeros if f.varlen else torch.empty)((n_sem,), dtype=torch.int32, device=q.device)
         sem_ptr = semaphore.data_ptr()
     else:
         n_sem, sem_ptr = 0, 0
@@ -351,9 +352,11 @@ def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
                    cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
                    seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0, max_seqlen_k: int = 0
                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    dq = torch.empty(q.shape, dtype=q.dtype, device=q.device)
-    dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
-    dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
+    # Packed rows past the last sequence get no gradient from the kernels: zeros, not garbage.
+    alloc = torch.zeros if cu_seqlens_q is not None else torch.empty
+    dq = alloc(q.shape, dtype=q.dtype, device=q.device)
+    dk = alloc(k.shape, dtype=k.dtype, device=k.device)
+    dv = alloc(v.shape, dtype=v.dtype, device=v.device)
     dsum = attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
                               deterministic, None if dlse is None else dlse.contiguous(),
                               window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
