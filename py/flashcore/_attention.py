@@ -525,7 +525,11 @@ def _direct(q, k, v, causal, softmax_scale, return_lse):
     return (out, lse) if return_lse else out
 
 
-def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, deterministic=False):
+_NO_WINDOW = (-1, -1)
+
+
+def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, deterministic=False,
+              window_size=_NO_WINDOW, softcap=0.0, learnable_sink=None):
     """FlashAttention forward, differentiable in q, k and v (and through the returned lse).
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads, head_dim); CUDA,
@@ -536,7 +540,17 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
 
     deterministic=True makes the backward's dQ reduction run in a fixed order (bitwise-identical
     gradients on repeated runs) at some speed cost; see docs/PERF.md. The default uses atomics.
+
+    Features (issue 13; flashcore.flash_attn_func documents them): k/v may have fewer heads than q
+    (GQA/MQA, a divisor of q's), window_size=(left, right), softcap, learnable_sink (heads,).
+    Calls that use one go through flashcore.api's checks and attention_core; plain calls keep the
+    direct path below.
     """
+    # Identity first (eager, the default: no tuple compare); dynamo rebuilds the tuple, so equality.
+    if (window_size is not _NO_WINDOW and window_size != _NO_WINDOW) or softcap != 0.0 \
+            or learnable_sink is not None:
+        return _api.attention_with_features(q, k, v, causal, softmax_scale, return_lse, deterministic,
+                                            window_size, softcap, learnable_sink)
     if deterministic is not True and deterministic is not False:
         raise TypeError("flashcore.attention: deterministic must be a bool, got %s" % type(deterministic).__name__)
     # Eager calls on plain tensors that autograd need not record launch directly: the custom-op
@@ -550,10 +564,17 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
         res = _direct(q, k, v, causal, softmax_scale, return_lse)
         if res is not None:
             return res
+    if isinstance(q, _Tensor) and isinstance(k, _Tensor) and q.dim() == k.dim() == 4 and k.shape[2] != q.shape[2]:
+        # GQA/MQA (or a head mismatch, which the feature checks report)
+        return _api.attention_with_features(q, k, v, causal, softmax_scale, return_lse, deterministic,
+                                            window_size, softcap, learnable_sink)
     scale = _check_inputs(q, k, v, causal, softmax_scale)
     out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, deterministic)
     return (out, lse) if return_lse else out
 
+
+# The feature front end builds on this module (attention_core), so it is imported last.
+from flashcore import api as _api  # noqa: E402
 
 if os.environ.get(FORCE_ARCH_ENV):
     _set_forced_arch(os.environ[FORCE_ARCH_ENV])
