@@ -1,0 +1,69 @@
+// Tile shapes and the split-KV heuristic of the decode kernel (kernels/decode/decode_kernel.cuh):
+// the one place that decides them. Plain C++ (constexpr), so the bindings use the same numbers to
+// size the split scratch as the launcher uses to launch.
+#pragma once
+
+#include <algorithm>
+
+#include "kernels/flash_fwd_api.h"
+
+namespace flashcore {
+
+// Four warps per CTA. A query block is 16 packed rows (one m16 MMA tile) when the rows of a kv
+// head (query heads per kv head x new tokens) fit in 16 -- decode -- and then the four warps
+// split each key block between them and merge at the end; otherwise 64 rows, one m16 tile per
+// warp, every warp seeing every key (chunked prefill).
+constexpr int kDecodeWarps = 4;
+constexpr int kDecodeThreads = kDecodeWarps * 32;
+// The fixed upper bound of num_splits: the split scratch of a call is sized by the split count,
+// which depends on the shapes and the SM count only (never on cache_seqlens), so a captured
+// decode step replays with any lengths.
+constexpr int kDecodeMaxSplits = 128;
+
+constexpr int decode_row_warps(int rows_per_kv_head) { return rows_per_kv_head <= 16 ? 1 : kDecodeWarps; }
+constexpr int decode_block_m(int rows_per_kv_head) { return 16 * decode_row_warps(rows_per_kv_head); }
+
+struct DecodeTileShape {
+  int block_n;  // keys per pipeline stage (K and V each: block_n * head_dim * 2 bytes)
+  int stages;   // cp.async stages in flight
+  int ctas_per_sm;
+};
+
+// Decode is bound by HBM bandwidth: what matters is bytes in flight per SM. A stage is 32 KiB of
+// K and V (64 keys at head_dim 128, 128 at 64). sm90a / sm80: 3 stages (96 KiB; two CTAs per SM
+// on an H100's 227 KiB, one on an A100's 164 KiB); sm89 (99 KiB per CTA): 2 stages.
+constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
+  const int block_n = head_dim <= 64 ? 128 : 64;
+  if (arch == Arch::kSm89 || arch == Arch::kSm89Ptx) return {block_n, 2, 1};
+  if (arch == Arch::kSm80 || arch == Arch::kSm80Ptx) return {block_n, 3, 1};
+  return {block_n, 3, 2};
+}
+
+constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_dim) {
+  return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
+}
+
+// Split count for num_splits == 0 (FlashAttention-2's rule on this kernel's CTA slots): no split
+// when the query blocks fill 80% of the CTA slots; otherwise the smallest count whose last wave
+// is at least 85% as efficient as the best, keeping >= 4 key blocks per split so a split's
+// prologue stays small. `max_seqlen_k` is the largest key count the call can have (the cache's
+// capacity plus nothing: appended keys are inside it), never the current lengths.
+constexpr int decode_num_splits(int tiles, int num_sms, int ctas_per_sm, int key_blocks) {
+  const int slots = num_sms * ctas_per_sm;
+  if (tiles <= 0 || slots <= 0 || tiles * 10 >= slots * 8) return 1;
+  const int max_splits = std::min(kDecodeMaxSplits, std::max(1, key_blocks / 4));
+  double best = 0.0;
+  double eff[kDecodeMaxSplits + 1] = {};
+  for (int s = 1; s <= max_splits; ++s) {
+    const double waves = static_cast<double>(tiles) * s / slots;
+    const double full = static_cast<double>(static_cast<long long>(waves + 0.999999));
+    eff[s] = waves / full;
+    best = std::max(best, eff[s]);
+  }
+  for (int s = 1; s <= max_splits; ++s) {
+    if (eff[s] >= 0.85 * best) return s;
+  }
+  return 1;
+}
+
+}  // namespace flashcore
