@@ -87,10 +87,11 @@ class Case:
             self.k_cache = torch.full((num_pages, page_size, hk, d), nan, dtype=dtype, device=DEV)
             self.v_cache = torch.full_like(self.k_cache, nan)
             for b in range(batch):
-                for pos in range(self.leftpads[b], lens[b]):
-                    page = int(self.block_table[b, pos // page_size])
-                    self.k_cache[page, pos % page_size] = torch.randn(hk, d, generator=g).to(dtype).to(DEV)
-                    self.v_cache[page, pos % page_size] = torch.randn(hk, d, generator=g).to(dtype).to(DEV)
+                pos = torch.arange(self.leftpads[b], lens[b], device=DEV)
+                pages = self.block_table[b].long()[pos // page_size]
+                n = pos.numel()
+                self.k_cache[pages, pos % page_size] = torch.randn(n, hk, d, generator=g).to(dtype).to(DEV)
+                self.v_cache[pages, pos % page_size] = torch.randn(n, hk, d, generator=g).to(dtype).to(DEV)
         self.cache_seqlens = torch.tensor(lens, dtype=torch.int32, device=DEV)
         self.cache_leftpad = torch.tensor(self.leftpads, dtype=torch.int32, device=DEV) if leftpad else None
         self.cos = self.sin = None
@@ -352,6 +353,86 @@ def test_errors_name_the_argument_on_gpu():
 def test_build_info_lists_decode_kernels():
     got = {(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]}
     assert got == {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128)}
+
+
+def test_hf_llama_greedy_decoding_through_the_paged_cache():
+    """A Llama-style model from config (random weights, GQA 8/2, head_dim 64), greedy decoding of
+    32 tokens after an 8-token prompt (batch 2). flashcore's path: an attention function that
+    keeps its own paged KV cache per layer and calls flash_attn_with_kvcache with the new keys
+    (prefill: a chunk of 8, then one token per step); HF's own cache only supplies the new keys.
+    The flashcore run is teacher-forced on the sdpa run's tokens, and at every step its logits
+    must be within 2x the bf16 sdpa run's distance from a float32 sdpa run (+0.01), max-abs."""
+    transformers = pytest.importorskip("transformers")
+    from transformers import LlamaConfig, LlamaForCausalLM
+    try:
+        from transformers import AttentionInterface
+    except ImportError:  # pragma: no cover - depends on the transformers version
+        from transformers.modeling_utils import AttentionInterface
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=512, hidden_size=512, intermediate_size=1024, num_hidden_layers=2,
+                         num_attention_heads=8, num_key_value_heads=2, max_position_embeddings=256)
+    config._attn_implementation = "sdpa"
+    model = LlamaForCausalLM(config).cuda().eval()
+    model32 = model.float()
+    import copy
+    model16 = copy.deepcopy(model32).to(torch.bfloat16)
+    batch, prompt_len, steps, ps, max_pages = 2, 8, 32, 16, 4
+    prompt = torch.randint(0, 512, (batch, prompt_len), device=DEV)
+
+    state = {"calls": 0}
+
+    def flashcore_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
+        state["calls"] += 1
+        layer = module.layer_idx
+        s_new = query.shape[2]
+        hk, d = key.shape[1], key.shape[3]
+        if layer not in state:
+            num_pages = batch * max_pages + 2
+            kc = torch.full((num_pages, ps, hk, d), float("nan"), dtype=key.dtype, device=DEV)
+            bt = torch.randperm(num_pages, device=DEV)[:batch * max_pages].view(batch, max_pages).to(torch.int32)
+            state[layer] = [kc, kc.clone(), bt, torch.zeros(batch, dtype=torch.int32, device=DEV)]
+        kc, vc, bt, lens = state[layer]
+        k_new = key[:, :, -s_new:].transpose(1, 2).contiguous()
+        v_new = value[:, :, -s_new:].transpose(1, 2).contiguous()
+        out = flashcore.flash_attn_with_kvcache(query.transpose(1, 2), kc, vc, k_new, v_new, cache_seqlens=lens,
+                                                block_table=bt, softmax_scale=scaling, causal=True)
+        lens += s_new
+        return out, None
+
+    AttentionInterface.register("flashcore_kvcache_test", flashcore_attention)
+
+    def run(m, tokens, impl):
+        """Logits of every step: the prompt, then one token at a time from `tokens` (teacher forcing)."""
+        if hasattr(m, "set_attn_implementation"):
+            m.set_attn_implementation(impl)
+        else:  # pragma: no cover - older transformers
+            m.config._attn_implementation = impl
+        for key in [k for k in state if k != "calls"]:
+            del state[key]
+        out = m(prompt, use_cache=True)
+        logits = [out.logits[:, -1].float()]
+        past = out.past_key_values
+        for i in range(steps):
+            nxt = tokens[:, i:i + 1] if tokens is not None else logits[-1].argmax(-1, keepdim=True)
+            out = m(nxt, past_key_values=past, use_cache=True)
+            past = out.past_key_values
+            logits.append(out.logits[:, -1].float())
+        return logits
+
+    with torch.no_grad():
+        ref16 = run(model16, None, "sdpa")
+        tokens = torch.stack([lg.argmax(-1) for lg in ref16[:-1]], dim=1)  # the sdpa run's greedy tokens
+        ref32 = run(model32, tokens, "sdpa")
+        got = run(model16, tokens, "flashcore_kvcache_test")
+    assert state["calls"] >= (steps + 1) * config.num_hidden_layers, "flashcore's attention was not used"
+    same = 0
+    for i, (g, r16, r32) in enumerate(zip(got, ref16, ref32)):
+        assert torch.isfinite(g).all()
+        noise = (r16 - r32).abs().max().item()
+        err = (g - r32).abs().max().item()
+        assert err <= 2 * noise + 1e-2, "step %d: logits off by %.3g (bf16 sdpa: %.3g)" % (i, err, noise)
+        same += int(torch.equal(g.argmax(-1), r16.argmax(-1)))
+    print("greedy tokens equal to sdpa's at %d of %d steps" % (same, len(got)))
 
 
 SANITIZER_CASE = textwrap.dedent("""
