@@ -213,7 +213,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   const int m_blocks = (rows + block_m - 1) / block_m;
   const int key_blocks = (max_seqlen_k + tile.block_n - 1) / tile.block_n;
   int splits = num_splits;
-  if (splits <= 0) splits = decode_num_splits(batch * heads_kv * m_blocks, num_sms, tile.ctas_per_sm, key_blocks);
+  if (splits <= 0) splits = decode_num_splits(batch * heads_kv * m_blocks, num_sms, key_blocks);
   splits = std::max(1, std::min(splits, kDecodeMaxSplits));
   py::dict plan;
   plan["num_splits"] = splits;

@@ -140,6 +140,12 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const int warp_m = warp / kKeyWarps, warp_n = warp % kKeyWarps;
   const int group = lane / 4, tig = lane % 4;
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Programmatic dependent launch (sm90): the combine kernel may be scheduled once every CTA of
+  // this grid has started; it waits for this grid's completion (griddepcontrol.wait) before
+  // reading the partial results, so only its launch latency overlaps.
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
   const DecodeSeq seq(p, b);
   const int group_size = p.heads / p.heads_kv;
   const int rows = group_size * seq.seqlen_q;  // packed rows of this kv head
@@ -384,6 +390,9 @@ template <class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kPerLane = kHeadDim / 32;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");  // the split kernel has finished (see there)
+#endif
   const int lane = threadIdx.x % 32;
   const int64_t row = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, head, t)
   const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
@@ -462,8 +471,24 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t blocks = (out_rows + 3) / 4;
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidConfiguration;
-  decode::decode_combine_kernel<Traits, kHeadDim><<<static_cast<unsigned>(blocks), 128, 0, stream>>>(p);
-  return cudaGetLastError();
+  const auto combine = &decode::decode_combine_kernel<Traits, kHeadDim>;
+  if constexpr (kArch == Arch::kSm90a) {
+    // Launched as a programmatic dependent of the split kernel (captured into graphs as such).
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(128);
+    config.dynamicSmemBytes = 0;
+    config.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attr;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, combine, p);
+  } else {
+    combine<<<static_cast<unsigned>(blocks), 128, 0, stream>>>(p);
+    return cudaGetLastError();
+  }
 }
 
 }  // namespace flashcore

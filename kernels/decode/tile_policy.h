@@ -26,7 +26,7 @@ constexpr int decode_block_m(int rows_per_kv_head) { return 16 * decode_row_warp
 struct DecodeTileShape {
   int block_n;  // keys per pipeline stage (K and V each: block_n * head_dim * 2 bytes)
   int stages;   // cp.async stages in flight
-  int ctas_per_sm;
+  int ctas_per_sm;  // the __launch_bounds__ occupancy hint
 };
 
 // Decode is bound by HBM bandwidth: what matters is bytes in flight per SM. A stage is 32 KiB of
@@ -43,27 +43,19 @@ constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_d
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
 }
 
-// Split count for num_splits == 0 (FlashAttention-2's rule on this kernel's CTA slots): no split
-// when the query blocks fill 80% of the CTA slots; otherwise the smallest count whose last wave
-// is at least 85% as efficient as the best, keeping >= 4 key blocks per split so a split's
-// prologue stays small. `max_seqlen_k` is the largest key count the call can have (the cache's
-// capacity plus nothing: appended keys are inside it), never the current lengths.
-constexpr int decode_num_splits(int tiles, int num_sms, int ctas_per_sm, int key_blocks) {
-  const int slots = num_sms * ctas_per_sm;
-  if (tiles <= 0 || slots <= 0 || tiles * 10 >= slots * 8) return 1;
-  const int max_splits = std::min(kDecodeMaxSplits, std::max(1, key_blocks / 4));
-  double best = 0.0;
-  double eff[kDecodeMaxSplits + 1] = {};
-  for (int s = 1; s <= max_splits; ++s) {
-    const double waves = static_cast<double>(tiles) * s / slots;
-    const double full = static_cast<double>(static_cast<long long>(waves + 0.999999));
-    eff[s] = waves / full;
-    best = std::max(best, eff[s]);
-  }
-  for (int s = 1; s <= max_splits; ++s) {
-    if (eff[s] >= 0.85 * best) return s;
-  }
-  return 1;
+// Split count for num_splits == 0. Decode is bound by HBM bandwidth, and measured on an H100
+// (docs/PERF.md) one CTA per SM beats two: B1 Hq32 Hk8 k131072 (8 query blocks) took 180 us with
+// 16 splits (128 CTAs) against 199 us with 29 (232 CTAs, the wave rule of FlashAttention-2) and
+// 190 us with 32. So: no split when the query blocks already give most SMs a CTA; otherwise the
+// most splits that keep the CTAs within one per SM, and never fewer than 4 key blocks a split (a
+// split's prologue and its partial output must stay small next to its keys). `key_blocks` counts
+// the blocks of the largest key count the call can have (the cache's capacity), never the
+// current lengths, so the count is fixed for a captured step.
+constexpr int decode_num_splits(int tiles, int num_sms, int key_blocks) {
+  if (tiles <= 0 || num_sms <= 0 || tiles * 10 >= num_sms * 8) return 1;
+  const int by_sms = num_sms / tiles;
+  const int by_keys = key_blocks / 4;
+  return std::max(1, std::min(kDecodeMaxSplits, std::min(by_sms, by_keys)));
 }
 
 }  // namespace flashcore
