@@ -166,26 +166,14 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const auto* k_base = static_cast<const Element*>(p.k_cache) + kv_head * p.k_head_stride;
   const auto* v_base = static_cast<const Element*>(p.v_cache) + kv_head * p.v_head_stride;
 
-  // Each thread copies one 16-byte column chunk of kLoadRows key rows of a block. In a paged
-  // cache a row's page comes from the block table: those entries are fetched one block ahead
-  // (fetch_pages), so the dependent load never stalls the copy issue (it cost a paged B1 decode
-  // at one CTA per SM 60% of its speed).
-  constexpr int kLoadRows = kBlockN / kRowsPerPass;
-  auto fetch_pages = [&](int blk, int (&pg)[kLoadRows]) {
-    if (seq.pages == nullptr) return;
-#pragma unroll
-    for (int i = 0; i < kLoadRows; ++i) {
-      const int j = blk * kBlockN + tid / kChunksPerRow + i * kRowsPerPass;
-      pg[i] = j < seq.seqlen_k ? __ldg(seq.pages + (seq.leftpad + j) / p.page_size) : 0;
-    }
-  };
-  // K_blk and V_blk into ring stage `stage`; a row's cache location serves K and V.
-  auto load_kv = [&](int blk, int stage, const int (&pg)[kLoadRows]) {
+  // K_blk and V_blk into ring stage `stage`. Each thread copies one 16-byte column chunk of
+  // kBlockN / kRowsPerPass key rows; a row's cache location is looked up once for K and V.
+  auto load_kv = [&](int blk, int stage) {
     const int ch = tid % kChunksPerRow;
     Element* sKs = sK + stage * kBlockN * kHeadDim;
     Element* sVs = sV + stage * kBlockN * kHeadDim;
 #pragma unroll
-    for (int i = 0; i < kLoadRows; ++i) {
+    for (int i = 0; i < kBlockN / kRowsPerPass; ++i) {
       const int r = tid / kChunksPerRow + i * kRowsPerPass;
       const int j = blk * kBlockN + r;
       const bool valid = j < seq.seqlen_k;
@@ -194,7 +182,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
         const int pos = seq.leftpad + j;
         int page, row;
         if (seq.pages != nullptr) {
-          page = pg[i];
+          page = __ldg(seq.pages + pos / p.page_size);
           row = pos % p.page_size;
         } else {
           page = seq.cache_row;
@@ -225,16 +213,11 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       }
     }
   }
-  int pages_ahead[kLoadRows] = {};  // block-table entries of the next block to load
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < n_blocks) {
-      fetch_pages(blk_begin + s, pages_ahead);
-      load_kv(blk_begin + s, s, pages_ahead);
-    }
+    if (s < n_blocks) load_kv(blk_begin + s, s);
     cp_async_commit();  // unconditional: the group count stays fixed
   }
-  if (kStages - 1 < n_blocks) fetch_pages(blk_begin + kStages - 1, pages_ahead);
 
   float acc_o[kDTiles * 4];
 #pragma unroll
@@ -257,10 +240,8 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
     __syncthreads();
     // Refill the stage every warp finished reading in the previous step (barrier above).
-    if (it + kStages - 1 < n_blocks) load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages, pages_ahead);
+    if (it + kStages - 1 < n_blocks) load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages);
     cp_async_commit();
-    // The next block's pages, used one iteration from now.
-    if (it + kStages < n_blocks) fetch_pages(blk_begin + it + kStages, pages_ahead);
     if (it == 0) {
 #pragma unroll
       for (int kk = 0; kk < kKSteps; ++kk) {

@@ -193,7 +193,7 @@ def parse(argv):
     p.add_argument("--out_dir", default="/tmp/decode_bench")
     p.add_argument("--calls", type=int, default=20, help="calls per captured graph")
     p.add_argument("--reps", type=int, default=10, help="graph replays timed (median)")
-    p.add_argument("--sweep_splits", default="4,8,16,33,64",
+    p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
     p.add_argument("--no_prefill", action="store_true")
     args = p.parse_args(argv)
