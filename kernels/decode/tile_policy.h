@@ -43,19 +43,35 @@ constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_d
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
 }
 
-// Split count for num_splits == 0. Decode is bound by HBM bandwidth, and measured on an H100
-// (docs/PERF.md) one CTA per SM beats two: B1 Hq32 Hk8 k131072 (8 query blocks) took 180 us with
-// 16 splits (128 CTAs) against 199 us with 29 (232 CTAs, the wave rule of FlashAttention-2) and
-// 190 us with 32. So: no split when the query blocks already give most SMs a CTA; otherwise the
-// most splits that keep the CTAs within one per SM, and never fewer than 4 key blocks a split (a
-// split's prologue and its partial output must stay small next to its keys). `key_blocks` counts
-// the blocks of the largest key count the call can have (the cache's capacity), never the
-// current lengths, so the count is fixed for a captured step.
-constexpr int decode_num_splits(int tiles, int num_sms, int key_blocks) {
+// Split count for num_splits == 0. Decode is bound by HBM bandwidth; measured on an H100
+// (docs/PERF.md):
+//  - contiguous caches: one CTA per SM beats two. B1 Hq32 Hk8 k131072 (8 query blocks) took
+//    180 us with 16 splits (128 CTAs), 199 us with 29 (232 CTAs, FlashAttention-2's wave rule),
+//    191 us with 33 (264); B1 H32 k65536: 342 us with 4 splits against 358 us with 8. So the most
+//    splits that keep the CTAs within one per SM.
+//  - paged caches: each key row's page is a dependent load from the block table, which one CTA
+//    per SM cannot hide (B1 H32 k65536 page 16: 545 us at 4 splits, 363 us at 8). So the wave
+//    rule over two CTA slots per SM: the smallest count whose last wave is >= 85% as full as the
+//    best count's.
+// Both: no split when the query blocks already give most SMs a CTA, and never fewer than 4 key
+// blocks a split. `key_blocks` counts the blocks of the largest key count the call can have (the
+// cache's capacity), never the current lengths, so the count is fixed for a captured step.
+constexpr int decode_num_splits(int tiles, int num_sms, int ctas_per_sm, int key_blocks, bool paged) {
   if (tiles <= 0 || num_sms <= 0 || tiles * 10 >= num_sms * 8) return 1;
-  const int by_sms = num_sms / tiles;
-  const int by_keys = key_blocks / 4;
-  return std::max(1, std::min(kDecodeMaxSplits, std::min(by_sms, by_keys)));
+  const int max_splits = std::max(1, std::min(kDecodeMaxSplits, key_blocks / 4));
+  if (!paged) return std::max(1, std::min(max_splits, num_sms / tiles));
+  const int slots = num_sms * ctas_per_sm;
+  double eff[kDecodeMaxSplits + 1] = {};
+  double best = 0.0;
+  for (int s = 1; s <= max_splits; ++s) {
+    const double waves = static_cast<double>(tiles) * s / slots;
+    eff[s] = waves / static_cast<double>(static_cast<long long>(waves + 0.999999));
+    best = std::max(best, eff[s]);
+  }
+  for (int s = 1; s <= max_splits; ++s) {
+    if (eff[s] >= 0.85 * best) return s;
+  }
+  return 1;
 }
 
 }  // namespace flashcore
