@@ -40,6 +40,65 @@ Arch parse_arch(const std::string& s) {
                         s + "'");
 }
 
+// The run-time features of a call (kernels/flash_fwd_api.h, AttentionFeatures), as one Python
+// tuple: (heads_kv, window_left, window_right, softcap, sink, cu_seqlens_q, cu_seqlens_k,
+// seqused_k, total_q, total_k); pointers are device addresses or 0. An empty tuple is plain
+// attention.
+using Features = py::tuple;
+
+void set_features(AttentionFeatures& f, const Features& t, int heads, bool causal) {
+  f.heads_kv = heads;
+  f.window_left = -1;
+  f.window_right = causal ? 0 : -1;
+  if (t.size() == 0) return;
+  if (t.size() != 10) throw py::value_error("flashcore: features must be a 10-tuple or empty");
+  f.heads_kv = t[0].cast<int>();
+  f.window_left = t[1].cast<int>();
+  f.window_right = t[2].cast<int>();
+  f.softcap = t[3].cast<float>();
+  f.sink = reinterpret_cast<const float*>(t[4].cast<uintptr_t>());
+  f.cu_seqlens_q = reinterpret_cast<const int*>(t[5].cast<uintptr_t>());
+  f.cu_seqlens_k = reinterpret_cast<const int*>(t[6].cast<uintptr_t>());
+  f.seqused_k = reinterpret_cast<const int*>(t[7].cast<uintptr_t>());
+  f.total_q = t[8].cast<int>();
+  f.total_k = t[9].cast<int>();
+  if (f.heads_kv <= 0 || heads % f.heads_kv != 0) throw py::value_error("flashcore: heads_kv must divide heads");
+  if ((f.cu_seqlens_q == nullptr) != (f.cu_seqlens_k == nullptr)) {
+    throw py::value_error("flashcore: cu_seqlens_q and cu_seqlens_k go together");
+  }
+}
+
+// Makes `device` current for the launch and restores the caller's device afterwards. Our static
+// cudart and torch's share the driver's per-thread current context, so a device switched here
+// and left switched would move torch's current device too (its next allocation would land on
+// the wrong GPU). Sets only when the device differs (a per-thread query is cheaper than a set).
+//
+// A thread this runtime has not set a device on yet (autograd's device threads, a user's worker
+// thread) reports device 0 with no context current: the driver calls of the launch (the TMA
+// tensor-map encode) then fail with CUDA_ERROR_INVALID_CONTEXT. So each thread sets the device
+// at least once (compute-sanitizer caught the first backward on autograd's thread falling back).
+class DeviceGuard {
+ public:
+  DeviceGuard(int device, cudaError_t* err) {
+    thread_local int device_set_on_this_thread = -1;
+    *err = cudaGetDevice(&previous_);
+    if (*err == cudaSuccess && (previous_ != device || device_set_on_this_thread != device)) {
+      *err = cudaSetDevice(device);
+      if (*err == cudaSuccess) device_set_on_this_thread = device;
+      switched_ = *err == cudaSuccess && previous_ != device;
+    }
+  }
+  ~DeviceGuard() {
+    if (switched_) cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+  bool switched_ = false;
+};
+
 [[noreturn]] void throw_cuda(const char* what, cudaError_t err) {
   throw std::runtime_error(std::string("flashcore: ") + what + " failed: " + cudaGetErrorName(err) +
                            ": " + cudaGetErrorString(err));
@@ -48,7 +107,8 @@ Arch parse_arch(const std::string& s) {
 void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_t q, uintptr_t k,
          uintptr_t v, uintptr_t o, uintptr_t lse, int batch, int heads, int seqlen_q, int seqlen_k,
          int head_dim, const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
-         const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream) {
+         const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream,
+         const Features& features) {
   const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
   FwdLauncher launcher = find_fwd_kernel(key);
   if (launcher == nullptr) {
@@ -57,6 +117,7 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
                           " (see flashcore.build_info()['kernels'])");
   }
   FwdParams p{};
+  set_features(p, features, heads, causal);
   p.q = reinterpret_cast<const void*>(q);
   p.k = reinterpret_cast<const void*>(k);
   p.v = reinterpret_cast<const void*>(v);
@@ -72,11 +133,7 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   cudaError_t err;
   {
     py::gil_scoped_release release;
-    // This cudart is our own static copy: its current device is independent of torch's. Set it
-    // only when it differs (a per-thread runtime query, cheaper than a set on every call).
-    int current = -1;
-    err = cudaGetDevice(&current);
-    if (err == cudaSuccess && current != device) err = cudaSetDevice(device);
+    DeviceGuard guard(device, &err);
     if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
   }
   if (err != cudaSuccess) throw_cuda("forward kernel launch", err);
@@ -89,7 +146,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
-         bool deterministic, uintptr_t stream) {
+         bool deterministic, uintptr_t stream, const Features& features) {
   const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
   BwdLauncher launcher = find_bwd_kernel(key);
   if (launcher == nullptr) {
@@ -98,6 +155,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
                           " (see flashcore.build_info()['bwd_kernels'])");
   }
   BwdParams p{};
+  set_features(p, features, heads, causal);
   p.q = reinterpret_cast<const void*>(q);
   p.k = reinterpret_cast<const void*>(k);
   p.v = reinterpret_cast<const void*>(v);
@@ -127,7 +185,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   cudaError_t err;
   {
     py::gil_scoped_release release;
-    err = cudaSetDevice(device);
+    DeviceGuard guard(device, &err);
     if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
   }
   if (err != cudaSuccess) throw_cuda("backward kernel launch", err);
@@ -267,7 +325,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("lse"), py::arg("batch"), py::arg("heads"),
         py::arg("seqlen_q"), py::arg("seqlen_k"), py::arg("head_dim"), py::arg("q_strides"),
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("softmax_scale"),
-        py::arg("causal"), py::arg("stream"),
+        py::arg("causal"), py::arg("stream"), py::arg("features") = py::tuple(),
         "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
         "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous.");
   m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
@@ -277,7 +335,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("seqlen_q"), py::arg("seqlen_k"), py::arg("head_dim"), py::arg("q_strides"),
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("do_strides"),
         py::arg("dq_strides"), py::arg("dk_strides"), py::arg("dv_strides"), py::arg("softmax_scale"),
-        py::arg("causal"), py::arg("deterministic"), py::arg("stream"),
+        py::arg("causal"), py::arg("deterministic"), py::arg("stream"), py::arg("features") = py::tuple(),
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
         "head_dim), and for deterministic=True dq_semaphore int32 of dq_semaphore_count >= "

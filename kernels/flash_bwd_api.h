@@ -15,15 +15,18 @@ namespace flashcore {
 // many query rows). The caller allocates ceil(seqlen_q / kBwdBlockM) * batch * heads of them.
 constexpr int kBwdBlockM = 64;
 
-// Tensors as in FwdParams: (batch, seqlen, heads, head_dim), unit stride on head_dim, strides in
-// elements. lse is the forward's float32 (batch, heads, seqlen_q), contiguous.
+// Tensors and features as in FwdParams: (batch, seqlen, heads, head_dim) or packed varlen, unit
+// stride on head_dim, strides in elements; k, v, dk, dv have heads_kv heads (dk/dv are reduced
+// over the query heads of a group inside the kernels). lse is the forward's float32, laid out as
+// there (dense (batch, heads, seqlen_q), varlen (heads, total_q)); dsum and dq_accum's rows are
+// laid out like lse's.
 //
 // Scratch, allocated by the caller (no allocation inside the launcher):
 //   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * O) - dlse
 //   dq_accum  float32 (batch, heads, seqlen_q, head_dim), contiguous: dQ / softmax_scale in fp32
 //   dq_semaphore int32 (batch, heads, ceil(seqlen_q / kBwdBlockM)), contiguous; deterministic only
 // The launcher zeroes dq_accum and dq_semaphore itself (in the preprocessing kernel).
-struct BwdParams {
+struct BwdParams : AttentionFeatures {
   const void* q;
   const void* k;
   const void* v;

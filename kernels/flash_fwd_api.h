@@ -21,11 +21,42 @@ enum class Arch : int { kSm80 = 80, kSm89 = 89, kSm90a = 90, kSm80Ptx = 1080, kS
 const char* to_string(DType dtype);
 const char* to_string(Arch arch);
 
-// Tensors are (batch, seqlen, heads, head_dim) with a unit stride on head_dim; strides are in
-// elements. lse is float32 (batch, heads, seqlen_q), contiguous, or null: then every kernel must
-// leave it unwritten (flashcore.attention's eager path passes null unless return_lse=True, which
-// saves an allocation per call).
-struct FwdParams {
+// The attention features every pass and arch family shares (issue 13). All are run-time
+// arguments of the existing instantiations: none multiplies the instantiation list. Zero means
+// "off" for softcap and the pointers; heads_kv and the window have no zero default: the caller
+// sets them (heads_kv = heads and window (-1, -1) for plain attention, (-1, 0) for causal).
+struct AttentionFeatures {
+  // Grouped-query attention: query head h reads k/v head h / (heads / heads_kv).
+  int heads_kv;
+  // Sliding window, FlashAttention's meaning with the bottom-right alignment: query row i of a
+  // sequence sees keys j with i + sk - sq - window_left <= j <= i + sk - sq + window_right; a
+  // negative value is unbounded. Evaluated only by the masked ("causal") instantiations: causal
+  // is window_right = 0. The unmasked ones ignore both.
+  int window_left, window_right;
+  // Logit softcap: score = softcap * tanh(softmax_scale * q.k / softcap); 0 disables.
+  float softcap;
+  // Attention sinks: float32 (heads,) logits (in the units of softmax_scale * q.k) that join every
+  // row's softmax denominator but no value; null disables.
+  const float* sink;
+  // Packed variable-length batches: int32 (batch + 1) prefix sums of the sequence lengths, from
+  // 0; null for a dense batch. Then batch strides are 0, row r of sequence b is row
+  // cu_seqlens[b] + r of the packed tensor, and seqlen_q / seqlen_k hold the maxima (the grid's
+  // extent); blocks past a sequence's own length do nothing.
+  const int* cu_seqlens_q;
+  const int* cu_seqlens_k;
+  // int32 (batch): keys actually used per sequence (<= its length), or null (all of them).
+  const int* seqused_k;
+  // Rows of the packed q and k/v tensors (varlen only): total_q is the lse head stride, lse being
+  // (heads, total_q); both bound what the TMA may read.
+  int total_q, total_k;
+};
+
+// Tensors are (batch, seqlen, heads, head_dim) -- or, varlen, (total rows, heads, head_dim) with
+// a batch stride of 0 -- with a unit stride on head_dim; strides are in elements. k and v have
+// heads_kv heads. lse is float32 (batch, heads, seqlen_q) -- varlen: (heads, total_q) --
+// contiguous, or null: then every kernel must leave it unwritten (flashcore.attention's eager
+// path passes null unless return_lse=True, which saves an allocation per call).
+struct FwdParams : AttentionFeatures {
   const void* q;
   const void* k;
   const void* v;

@@ -163,14 +163,16 @@ def test_backward_runs_the_bwd_custom_op_with_the_saved_tensors(monkeypatch):
     out, lse = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.25, True)
     out.sum().backward()
     assert len(calls) == 1
-    dout, sq, sk, sv, sout, slse, dlse, causal, scale, deterministic = calls[0]
+    dout, sq, sk, sv, sout, slse, dlse, causal, scale, deterministic = calls[0][:10]
+    # Plain attention: every feature argument at its "off" value.
+    assert calls[0][10:] == (-1, -1, 0.0, None, None, None, None, 0, 0)
     assert dout.shape == out.shape
     assert (sq.shape, sk.shape, sv.shape, sout.shape, slse.shape) == (q.shape, k.shape, v.shape, out.shape, lse.shape)
     assert (causal, scale, deterministic) == (False, 0.25, True)
     assert dlse is None  # lse unused: no zero tensor made for its gradient
     out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.25, False)
     lse.sum().backward()  # only lse used: dout is made zeros, dlse is passed
-    dout, *_, dlse, causal, scale, deterministic = calls[1]
+    dout, *_, dlse, causal, scale, deterministic = calls[1][:10]
     assert dout.shape == out.shape and dlse.shape == lse.shape and causal is True
 
 
@@ -201,8 +203,9 @@ def test_bwd_fake_impl_gives_shapes():
     q, k, v = (t.detach() for t in meta_qkv(sq=3, sk=70))
     out = torch.empty_like(q)
     lse = torch.empty(2, 4, 3, device="meta")
-    dq, dk, dv = torch.ops.flashcore.attention_bwd(out, q, k, v, out, lse, None, True, 0.1, False)
+    dq, dk, dv, dsink = torch.ops.flashcore.attention_bwd(out, q, k, v, out, lse, None, True, 0.1, False)
     assert (dq.shape, dk.shape, dv.shape) == (q.shape, k.shape, v.shape)
+    assert dsink.shape == (0,)  # no sink: an empty gradient
     assert dq.dtype == dk.dtype == dv.dtype == torch.bfloat16
 
 
@@ -291,7 +294,7 @@ def test_torch_compile_traces_the_custom_op_not_the_direct_path(spy, monkeypatch
     # anything it cannot trace fails) and record the custom op, never the direct path.
     launched = []
     monkeypatch.setattr(_attention, "_check_inputs", lambda q, k, v, causal, scale: 0.125)
-    monkeypatch.setattr(_attention, "_launch", lambda q, k, v, out, lse, causal, scale: launched.append(
+    monkeypatch.setattr(_attention, "_launch", lambda q, k, v, out, lse, causal, scale, **features: launched.append(
         (out.zero_(), lse.zero_())))
     torch._dynamo.reset()
     try:

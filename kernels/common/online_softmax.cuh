@@ -9,18 +9,12 @@
 
 #include <cmath>
 
+#include "kernels/common/mask.cuh"
+
 namespace flashcore {
 
 constexpr float kLog2e = 1.4426950408889634f;
 constexpr float kLn2 = 0.6931471805599453f;
-
-// Bottom-right-aligned causal mask (FlashAttention >= 2.1): query row i sees keys
-// j <= i + (seqlen_k - seqlen_q). Returns the exclusive key limit of a row.
-template <bool kCausal>
-__device__ __forceinline__ int key_limit_of_row(int row, int seqlen_q, int seqlen_k) {
-  if constexpr (kCausal) return min(seqlen_k, row + (seqlen_k - seqlen_q) + 1);
-  return seqlen_k;
-}
 
 // 2^x on the special-function unit, flushing subnormal results to zero: probabilities below
 // 2^-126 of the row max contribute nothing at fp16/bf16 output precision. (exp2f would add a
@@ -43,16 +37,19 @@ struct OnlineSoftmax {
 
   // Turns the raw scores `s` (Q K^T) of one key block (first column `col0`) into unnormalised
   // probabilities P in place and returns in `alpha` the factor each row's output accumulator
-  // must be multiplied by. With kMask, columns at or past key_limit[h] get P = 0.
+  // must be multiplied by. With kMask, columns outside keys[h] (the row's KeyRange) get P = 0.
   //
   // Per element this costs one compare (max), one FFMA (scale and subtract the max together) and
   // one MUFU.EX2: the row extreme is taken over the raw scores, so it is the max for a
   // non-negative scale and the min for a negative one (the branch is uniform per kernel).
   template <bool kMask>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
-                                       const int (&key_limit)[2], float (&alpha)[2]) {
+                                       const KeyRange (&keys)[2], float (&alpha)[2]) {
     const int tig = threadIdx.x % 4;
-    auto visible = [&](int t, int e, int h) { return !kMask || col0 + 8 * t + 2 * tig + e < key_limit[h]; };
+    auto visible = [&](int t, int e, int h) {
+      const int col = col0 + 8 * t + 2 * tig + e;
+      return !kMask || (col >= keys[h].lo && col < keys[h].hi);
+    };
     // The extreme (by `pick`) of row half h's visible raw scores over the quad, `init` if none.
     auto quad_extreme = [&](int h, float init, auto pick) {
       float ext = init;
@@ -91,16 +88,28 @@ struct OnlineSoftmax {
     }
   }
 
-  // Row sums reduced over the quad; inv[h] = 1/sum (0 for a row that saw no key) and the
-  // natural-log log-sum-exp (-inf for such a row).
-  __device__ __forceinline__ void finish(float (&inv)[2], float (&lse)[2]) const {
+  // Row sums reduced over the quad; inv[h] is what the output accumulator is multiplied by (1/sum;
+  // 0 for a row that saw no key) and lse[h] the natural-log log-sum-exp (-inf for such a row).
+  // `sink_log2` (-inf: none) is an attention sink's logit in log2 units: it joins the
+  // denominator only, so the row's max becomes max(row max, sink) and the accumulator, kept
+  // relative to the row max, is rescaled by 2^(row max - new max). A row that saw no key but has
+  // a sink gets output 0 and lse = the sink's.
+  __device__ __forceinline__ void finish(float (&inv)[2], float (&lse)[2], float sink_log2 = -INFINITY) const {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       float sum = row_sum[h];
       sum += __shfl_xor_sync(0xffffffffu, sum, 1);
       sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-      inv[h] = sum > 0.f ? 1.f / sum : 0.f;
-      lse[h] = sum > 0.f ? row_max[h] * kLn2 + logf(sum) : -INFINITY;
+      float m = row_max[h];
+      float rescale = 1.f;
+      if (sink_log2 != -INFINITY) {
+        const float m_new = fmaxf(m, sink_log2);
+        rescale = sum > 0.f ? exp2f(m - m_new) : 0.f;
+        sum = sum * rescale + exp2f(sink_log2 - m_new);
+        m = m_new;
+      }
+      inv[h] = sum > 0.f ? rescale / sum : 0.f;
+      lse[h] = sum > 0.f ? m * kLn2 + logf(sum) : -INFINITY;
     }
   }
 };

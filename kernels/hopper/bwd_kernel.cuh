@@ -66,6 +66,7 @@ struct BwdSharedStorage {
   float dsum[2][2][kBlockM];  // [consumer][buffer]: D
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
+  uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
 };
 
 struct BwdTensorMaps {
@@ -102,15 +103,27 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 
   // Deterministic causal runs the key blocks in reverse launch order (see the dQ reduction below).
   const int n_block = kDeterministic && kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
-  const int head = blockIdx.y;
+  const int head_kv = blockIdx.y;  // GQA: the CTA walks every query head of this k/v head's group
   const int batch = blockIdx.z;
+  const int group = p.heads / p.heads_kv;
   const int n0 = n_block * kBlockN;
-  const int64_t bh = static_cast<int64_t>(batch) * p.heads + head;
-  // Bottom-right causal alignment: query i sees key j iff j <= i + diag; the first query that
-  // sees key n0 is n0 - diag.
-  const int diag = p.seqlen_k - p.seqlen_q;
-  const int m_end = (p.seqlen_q + kBlockM - 1) / kBlockM;
-  const int m_begin = kCausal ? min(m_end, max(0, n0 - diag) / kBlockM) : 0;
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  const int tma_batch = varlen ? 0 : batch;  // packed varlen: one TMA batch entry holds every row
+  const SeqInfo seq(p, batch, p.seqlen_q, p.seqlen_k);
+  const AttentionMask<kCausal> mask(seq, p);
+  // The query blocks that see this key block (the window's), for each query head of the group:
+  // steps i = 0 .. steps - 1 walk (head, block) head-major.
+  int m_begin = 0, m_end = 0;
+  if (n0 < seq.seqlen_k) mask.query_blocks(n0, kBlockN, kBlockM, m_begin, m_end);
+  const int m_count = max(m_end - m_begin, 0);
+  const int steps = m_count * group;
+  auto step_head = [&](int i) { return head_kv * group + i / m_count; };
+  auto step_block = [&](int i) { return m_begin + i % m_count; };
+  // Rows of a query head in lse's layout (dsum and dq_accum's rows are laid out alike).
+  auto stats_row0 = [&](int h) {
+    return varlen ? static_cast<int64_t>(h) * p.total_q + seq.row0_q
+                  : (static_cast<int64_t>(batch) * p.heads + h) * p.seqlen_q;
+  };
 
   if (threadIdx.x == 0) {
     prefetch_tensor_map(&maps.q);
@@ -118,6 +131,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     prefetch_tensor_map(&maps.k);
     prefetch_tensor_map(&maps.v);
     mbar_init(&smem.kv_full, 1);
+    mbar_init(&smem.aux, 1);
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
       mbar_init(&smem.full[s], 1);
@@ -130,17 +144,57 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    if (m_begin >= m_end || threadIdx.x != 0) return;
-    mbar_arrive_expect_tx(&smem.kv_full, 2 * kKVBytes);
-    load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, &smem.kv_full, n0, head, batch);
-    load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, &smem.kv_full, n0, head, batch);
+    if (steps == 0 || threadIdx.x != 0) return;
+    // Packed varlen: rows past the last sequence may hold anything, NaN included, and 0 * NaN is
+    // NaN in every product here (dV += P^T dO, dK += dS^T Q, dQ += dS K): a tile reaching past
+    // the packed data is loaded on the aux barrier, those rows zeroed, and only then published.
+    const int packed_q_end = varlen ? p.cu_seqlens_q[p.batch] : 0;
+    const int packed_k_end = varlen ? p.cu_seqlens_k[p.batch] : 0;
+    uint32_t aux_parity = 0;
+    // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
+    auto zero_rows = [&](Element* tile, int rows, int from) {
+      unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
+      for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+        for (int r = max(from, 0); r < rows; ++r) {
+          uint4* line = reinterpret_cast<uint4*>(bytes + (cb * rows + r) * 128);
+#pragma unroll
+          for (int c = 0; c < 8; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
+        }
+      }
+    };
+    const int k_row0 = seq.row0_k + n0;
+    const bool patch_kv = varlen && packed_k_end - k_row0 < kBlockN;
+    uint64_t* kv_bar = patch_kv ? &smem.aux : &smem.kv_full;
+    mbar_arrive_expect_tx(kv_bar, 2 * kKVBytes);
+    load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, kv_bar, k_row0, head_kv, tma_batch);
+    load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, kv_bar, k_row0, head_kv, tma_batch);
+    if (patch_kv) {
+      mbar_wait(&smem.aux, aux_parity);
+      aux_parity ^= 1;
+      zero_rows(smem.k, kBlockN, packed_k_end - k_row0);
+      zero_rows(smem.v, kBlockN, packed_k_end - k_row0);
+      fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
+      mbar_arrive(&smem.kv_full);
+    }
     PipelineState<kStages> st;
-    for (int m = m_begin; m < m_end; ++m, ++st.count) {
+    for (int i = 0; i < steps; ++i, ++st.count) {
       const int s = st.stage();
+      const int h = step_head(i);
+      const int q_row0 = seq.row0_q + step_block(i) * kBlockM;
+      const bool patch = varlen && packed_q_end - q_row0 < kBlockM;
+      uint64_t* bar = patch ? &smem.aux : &smem.full[s];
       mbar_wait(&smem.empty[s], st.parity() ^ 1);
-      mbar_arrive_expect_tx(&smem.full[s], 2 * kTileBytes);
-      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], &smem.full[s], m * kBlockM, head, batch);
-      load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], &smem.full[s], m * kBlockM, head, batch);
+      mbar_arrive_expect_tx(bar, 2 * kTileBytes);
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], bar, q_row0, h, tma_batch);
+      load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], bar, q_row0, h, tma_batch);
+      if (patch) {
+        mbar_wait(&smem.aux, aux_parity);
+        aux_parity ^= 1;
+        zero_rows(smem.q[s], kBlockM, packed_q_end - q_row0);
+        zero_rows(smem.dout[s], kBlockM, packed_q_end - q_row0);
+        fence_view_async_shared();
+        mbar_arrive(&smem.full[s]);
+      }
     }
     return;
   }
@@ -152,7 +206,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const int lane = threadIdx.x % 32;
   const int kn0 = n0 + cwg * 64;
   const int key_row = warp * 16 + lane / 4;  // this thread's keys: kn0 + key_row (+ 8)
-  const float scale_log2 = p.softmax_scale * kLog2e;
+  const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
+  const float scale_over_softcap = p.softcap > 0.f ? p.softmax_scale / p.softcap : 0.f;
   // dQ slice of this consumer: query rows [dq_row0, +64) of the block, columns [dq_col0, +64).
   const int dq_row0 = kDqSplitsColumns ? 0 : cwg * 64;
   const int dq_col0 = kDqSplitsColumns ? cwg * 64 : 0;
@@ -162,31 +217,33 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 #pragma unroll
   for (int i = 0; i < kDTiles * 4; ++i) dk[i] = dv[i] = 0.f;
 
-  if (m_begin < m_end) {
+  if (steps > 0) {
     mbar_wait(&smem.kv_full, 0);
-    float* dq_accum = p.dq_accum + bh * p.seqlen_q * kHeadDim;
-    const float* lse_rows = p.lse + bh * p.seqlen_q;
-    const float* dsum_rows = p.dsum + bh * p.seqlen_q;
     // lse / D rows of a query block: slots 0 .. kBlockM - 1 are lse rows, kBlockM .. 2 kBlockM - 1
     // D rows; thread t of the warpgroup owns slots t, t + 128, ... Block m + 1's are loaded into
     // registers during block m, so the global-load latency is not waited for at the barrier.
     constexpr int kStatSlots = 2 * kBlockM / 128;
     static_assert(kStatSlots * 128 == 2 * kBlockM, "lse + D rows of a block are a multiple of 128");
-    auto load_stats = [&](int m, float(&v)[kStatSlots]) {
+    auto load_stats = [&](int step, float(&v)[kStatSlots]) {
+      const int64_t row0 = stats_row0(step_head(step));
+      const int m = step_block(step);
 #pragma unroll
       for (int i = 0; i < kStatSlots; ++i) {
         const int slot = threadIdx.x % 128 + 128 * i;
         const bool is_lse = slot < kBlockM;
         const int query = m * kBlockM + (is_lse ? slot : slot - kBlockM);
-        v[i] = query < p.seqlen_q ? __ldg((is_lse ? lse_rows : dsum_rows) + query) : (is_lse ? -INFINITY : 0.f);
+        v[i] = query < seq.seqlen_q ? __ldg((is_lse ? p.lse : p.dsum) + row0 + query) : (is_lse ? -INFINITY : 0.f);
       }
     };
     float stats[kStatSlots];
-    load_stats(m_begin, stats);
+    load_stats(0, stats);
     PipelineState<kStages> st;
-    for (int m = m_begin; m < m_end; ++m, ++st.count) {
+    for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
+      const int head = step_head(step);
+      const int m = step_block(step);
       const int m0 = m * kBlockM;
+      float* dq_accum = p.dq_accum + stats_row0(head) * kHeadDim;
       // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
       // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for
       // rows past seqlen_q or that see no key (-inf), so P = 0 there.
@@ -200,7 +257,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           smem.dsum[cwg][buf][slot - kBlockM] = stats[i];
         }
       }
-      if (m + 1 < m_end) load_stats(m + 1, stats);
+      if (step + 1 < steps) load_stats(step + 1, stats);
       mbar_wait(&smem.full[s], st.parity());
 
       // S^T = K Q^T and dP^T = V dO^T, two commit groups.
@@ -226,6 +283,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // m0 + 8t + 2 (lane % 4) + e.
       wgmma_wait<1>();
       fence_operands(sacc);
+      if (p.softcap > 0.f) softcap_scores(sacc, scale_over_softcap);  // S^T becomes tanh(...)
 #pragma unroll
       for (int t = 0; t < kQTiles; ++t) {
         const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
@@ -235,9 +293,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           sacc[4 * t + 2 * h + 1] = exp2_approx(sacc[4 * t + 2 * h + 1] * scale_log2 - l.y);
         }
       }
-      // Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not 0) and, causal, keys right
-      // of the diagonal. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
-      if (kn0 + 64 > p.seqlen_k || (kCausal && kn0 + 63 > m0 + diag)) {
+      // Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not 0) and keys outside a row's
+      // window. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
+      if (mask.block_needs_mask(m0, kBlockM, kn0, 64)) {
 #pragma unroll
         for (int t = 0; t < kQTiles; ++t) {
 #pragma unroll
@@ -246,7 +304,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
             for (int e = 0; e < 2; ++e) {
               const int key = kn0 + key_row + 8 * h;
               const int query = m0 + 8 * t + 2 * (lane % 4) + e;
-              if (key >= p.seqlen_k || (kCausal && key > query + diag)) sacc[4 * t + 2 * h + e] = 0.f;
+              const KeyRange keys = mask.keys_of_row(query);
+              if (key < keys.lo || key >= keys.hi) sacc[4 * t + 2 * h + e] = 0.f;
             }
           }
         }
@@ -261,6 +320,20 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         for (int h = 0; h < 2; ++h) {
           dpacc[4 * t + 2 * h] = sacc[4 * t + 2 * h] * (dpacc[4 * t + 2 * h] - d.x);
           dpacc[4 * t + 2 * h + 1] = sacc[4 * t + 2 * h + 1] * (dpacc[4 * t + 2 * h + 1] - d.y);
+        }
+      }
+      if (p.softcap > 0.f) {
+        // Softcap's derivative 1 - tanh^2, tanh recovered from P = exp2(tanh * scale_log2 - lse):
+        // no registers held for it across the dP wait. P = 0 (masked, or underflowed) has dS = 0.
+#pragma unroll
+        for (int t = 0; t < kQTiles; ++t) {
+          const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const float prob = sacc[4 * t + i];
+            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) / scale_log2;
+            dpacc[4 * t + i] = prob > 0.f ? dpacc[4 * t + i] * (1.f - th * th) : 0.f;
+          }
         }
       }
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
@@ -335,10 +408,12 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         // Each key block adds kSlices slices per row block (two column halves at head_dim 128).
         constexpr int kSlices = kDqSplitsColumns ? 2 : 1;
         const int row_block = (m0 + dq_row0) / 64;
-        if (row_block * 64 < p.seqlen_q) {
-          int* semaphore = p.dq_semaphore + bh * ((p.seqlen_q + 63) / 64) + row_block;
-          const int n_max = min(static_cast<int>(gridDim.x) - 1, ((m + 1) * kBlockM + diag - 1) / kBlockN);
-          const int before = kCausal ? n_max - n_block : n_block;  // key blocks that add first
+        if (row_block * 64 < seq.seqlen_q) {
+          int* semaphore =
+              p.dq_semaphore + (static_cast<int64_t>(batch) * p.heads + head) * ((p.seqlen_q + 63) / 64) + row_block;
+          int n_first, n_end;  // the key blocks that see query block m (the window's)
+          mask.key_blocks(m0, kBlockM, kBlockN, n_first, n_end);
+          const int before = kCausal ? n_end - 1 - n_block : n_block - n_first;  // key blocks that add first
           if (threadIdx.x % 128 == 0) {
             while (bwd::ld_acquire(semaphore) < before * kSlices) {
             }
@@ -347,7 +422,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
-            if (row < p.seqlen_q) {
+            if (row < seq.seqlen_q) {
               float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
 #pragma unroll
               for (int t = 0; t < 8; ++t) {
@@ -366,7 +441,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
-          if (row < p.seqlen_q) {
+          if (row < seq.seqlen_q) {
             float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
 #pragma unroll
             for (int t = 0; t < 8; ++t) bwd::atomic_add2<true>(dst + 8 * t, dq[4 * t + 2 * h], dq[4 * t + 2 * h + 1]);
@@ -376,15 +451,16 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     }
   }
 
-  // Epilogue: dK (times the softmax scale) and dV of this thread's keys; keys no query sees get 0.
-  Element* dk_base = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride + head * p.dk_head_stride;
-  Element* dv_base = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride + head * p.dv_head_stride;
+  // Epilogue: dK (times the softmax scale) and dV of this thread's keys, summed over the group's
+  // query heads; keys no query sees get 0.
+  Element* dk_base = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride + head_kv * p.dk_head_stride;
+  Element* dv_base = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride + head_kv * p.dv_head_stride;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int key = kn0 + key_row + 8 * h;
-    if (key < p.seqlen_k) {
-      Element* dk_row = dk_base + static_cast<int64_t>(key) * p.dk_row_stride;
-      Element* dv_row = dv_base + static_cast<int64_t>(key) * p.dv_row_stride;
+    if (key < seq.seqlen_k) {
+      Element* dk_row = dk_base + static_cast<int64_t>(seq.row0_k + key) * p.dk_row_stride;
+      Element* dv_row = dv_base + static_cast<int64_t>(seq.row0_k + key) * p.dv_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
         *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
@@ -408,23 +484,29 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
+  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
   // Deterministic: one semaphore per 64 query rows (kBwdBlockM, the layout the preprocess zeroes).
   static_assert(kBwdBlockM == 64, "the dQ semaphores count 64-row blocks");
   if (kDeterministic && (p.dq_semaphore == nullptr ||
                          p.dq_semaphore_count < static_cast<int64_t>((p.seqlen_q + 63) / 64) * p.batch * p.heads)) {
     return cudaErrorInvalidValue;
   }
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  const int64_t rows = bwd::rows_of_stats(p);
   const int64_t row_blocks = (rows + 3) / 4;
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
 
   BwdTensorMaps maps;
+  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
   cudaError_t err = make_bshd_tensor_maps(
-      {{&maps.q, p.q, p.seqlen_q, p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m},
-       {&maps.dout, p.dout, p.seqlen_q, p.do_batch_stride, p.do_row_stride, p.do_head_stride, kPolicy.block_m},
-       {&maps.k, p.k, p.seqlen_k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, kPolicy.block_n},
-       {&maps.v, p.v, p.seqlen_k, p.v_batch_stride, p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
-      kDType, p.batch, p.heads, kHeadDim);
+      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
+        p.q_head_stride, kPolicy.block_m},
+       {&maps.dout, p.dout, t.rows_q, p.heads, t.batch_stride(p.do_batch_stride, p.do_row_stride, t.rows_q),
+        p.do_row_stride, p.do_head_stride, kPolicy.block_m},
+       {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
+        p.k_row_stride, p.k_head_stride, kPolicy.block_n},
+       {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
+        p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
+      kDType, t.batch, kHeadDim);
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
   if (err != cudaSuccess) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
 
@@ -437,7 +519,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  const dim3 grid((p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n, p.heads, p.batch);
+  const dim3 grid((p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n, p.heads_kv, p.batch);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(params, maps);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;

@@ -45,6 +45,7 @@ struct FwdSharedStorage {
   uint64_t q_full[2], q_empty[2];
   uint64_t k_full[kStages], k_empty[kStages];
   uint64_t v_full[kStages], v_empty[kStages];
+  uint64_t v_aux;  // the producer's own wait for a V block it must patch (rows past packed data)
 };
 
 struct FwdTensorMaps {
@@ -157,11 +158,21 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
 
   const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles);
-  const int diag = p.seqlen_k - p.seqlen_q;
-  // Key blocks a query block visits: causal stops at the diagonal of its last row.
-  auto key_blocks = [&](int m_block) {
-    const int key_end = kCausal ? min(p.seqlen_k, (m_block + 1) * kBlockM + diag) : p.seqlen_k;
-    return key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row
+  const int group = p.heads / p.heads_kv;    // GQA: query heads per k/v head
+  // A tile's sequence and the key blocks [n_first, n_end) its query rows visit (the window's,
+  // not all of them). False for a tile past its sequence's end (varlen): no role touches it.
+  struct TilePlan {
+    int m_block, head, batch, n_first, n_end;
+    SeqInfo seq;
+  };
+  auto plan = [&](int w, TilePlan& t) {
+    if (!scheduler.decode(w, t.m_block, t.head, t.batch)) return false;
+    t.seq = SeqInfo(p, t.batch, p.seqlen_q, p.seqlen_k);
+    if (t.m_block * kBlockM >= t.seq.seqlen_q) return false;
+    AttentionMask<kCausal>(t.seq, p).key_blocks(t.m_block * kBlockM, kBlockM, kBlockN, t.n_first, t.n_end);
+    return true;
   };
 
   if (threadIdx.x == 0) {
@@ -180,6 +191,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       mbar_init(&smem.k_empty[s], kConsumerWarps);
       mbar_init(&smem.v_empty[s], kConsumerWarps);
     }
+    mbar_init(&smem.v_aux, 1);
     mbar_init_fence();
   }
   __syncthreads();
@@ -195,47 +207,78 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // here, off the consumers' path. Owed tile per buffer (m0 < 0: none), kept in scalars (an
     // array indexed by the runtime stage would live in local memory).
     struct OwedTile {
-      int m0 = -1, head = 0, batch = 0;
+      int row0 = -1, head = 0, tma_batch = 0;  // row0: first row in TMA coordinates
     };
     OwedTile owed0, owed1;
     auto store_owed_o = [&](int qs) {
       const OwedTile t = qs == 0 ? owed0 : owed1;
-      if (t.m0 < 0) return;
+      if (t.row0 < 0) return;
       const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
 #pragma unroll
       for (int cb = 0; cb < kHeadDim / 64; ++cb) {
-        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128), cb * 64, t.m0, t.head, t.batch);
+        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128), cb * 64, t.row0, t.head, t.tma_batch);
       }
       tma_store_commit();
       tma_store_wait_read();
     };
+    // Packed varlen: rows past the last sequence (cu_seqlens_k[batch]) may hold anything, NaN
+    // included, and 0 * NaN is NaN in the P V product: a V block reaching past them is patched
+    // here (those rows zeroed) before the consumers are let in. K needs no patch: its columns
+    // past a sequence are masked before they reach P.
+    const int packed_k_end = varlen ? p.cu_seqlens_k[p.batch] : 0;
+    uint32_t v_aux_parity = 0;
     for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
-      int m_block, head, batch;
-      if (!scheduler.decode(w, m_block, head, batch)) continue;
-      const int n_blocks = key_blocks(m_block);
-      if (n_blocks == 0) continue;
+      TilePlan t;
+      if (!plan(w, t) || t.n_end <= t.n_first) continue;
+      const int head_kv = t.head / group;
+      const int tma_batch = t.batch * tma_batch_of;
       // Q of this tile goes to the buffer whose tile-before-last has run its last Q K^T and left
       // its O there (stored first).
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
       mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
-      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[qs], &smem.q_full[qs], m_block * kBlockM, head, batch);
-      const OwedTile now{m_block * kBlockM, head, batch};
+      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[qs], &smem.q_full[qs], t.seq.row0_q + t.m_block * kBlockM, t.head,
+                                   tma_batch);
+      // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
+      // tile that ends past it (a TMA box would overwrite the next sequence's rows).
+      const int m0 = t.m_block * kBlockM;
+      const bool tma_o = !varlen || m0 + kBlockM <= t.seq.seqlen_q;
+      const OwedTile now{tma_o ? t.seq.row0_q + m0 : -1, t.head, tma_batch};
       if (qs == 0) {
         owed0 = now;
       } else {
         owed1 = now;
       }
       ++q_state.count;
-      for (int j = n_blocks - 1; j >= 0; --j, ++kv.count) {
+      for (int j = t.n_end - 1; j >= t.n_first; --j, ++kv.count) {
         const int s = kv.stage();
+        const int row0 = t.seq.row0_k + j * kBlockN;
         mbar_wait(&smem.k_empty[s], kv.parity() ^ 1);
         mbar_arrive_expect_tx(&smem.k_full[s], kKVBytes);
-        load_tile<kHeadDim, kBlockN>(&maps.k, smem.k[s], &smem.k_full[s], j * kBlockN, head, batch);
+        load_tile<kHeadDim, kBlockN>(&maps.k, smem.k[s], &smem.k_full[s], row0, head_kv, tma_batch);
         mbar_wait(&smem.v_empty[s], kv.parity() ^ 1);
-        mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
-        load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], j * kBlockN, head, batch);
+        const int rows_in_data = varlen ? packed_k_end - row0 : kBlockN;
+        if (rows_in_data >= kBlockN) {
+          mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
+          load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], row0, head_kv, tma_batch);
+        } else {
+          mbar_arrive_expect_tx(&smem.v_aux, kKVBytes);
+          load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_aux, row0, head_kv, tma_batch);
+          mbar_wait(&smem.v_aux, v_aux_parity);
+          v_aux_parity ^= 1;
+          // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
+          unsigned char* v_tile = reinterpret_cast<unsigned char*>(smem.v[s]);
+          for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+            for (int r = max(rows_in_data, 0); r < kBlockN; ++r) {
+              uint4* line = reinterpret_cast<uint4*>(v_tile + (cb * kBlockN + r) * 128);
+#pragma unroll
+              for (int c = 0; c < 8; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
+            }
+          }
+          fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
+          mbar_arrive(&smem.v_full[s]);
+        }
       }
     }
     // The last two tiles' O (a buffer never used passes its first wait at once, owing nothing).
@@ -254,7 +297,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const int cwg = threadIdx.x / 128 - 1;  // consumer index: rows [m0 + 64 * cwg, +64)
   const int warp = (threadIdx.x / 32) % 4;
   const int lane = threadIdx.x % 32;
-  const float scale_log2 = p.softmax_scale * kLog2e;
+  const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
   constexpr DType kDType = Traits::kDType;
 
   auto release = [&](uint64_t* bar) {
@@ -281,22 +324,26 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   PipelineState<kStages> kv;
   PipelineState<2> q_state;
   for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
-    int m_block, head, batch;
-    if (!scheduler.decode(w, m_block, head, batch)) continue;
-    const int n_blocks = key_blocks(m_block);
-    const int m0 = m_block * kBlockM;
+    TilePlan t;
+    if (!plan(w, t)) continue;
+    const int head = t.head, batch = t.batch;
+    const SeqInfo& seq = t.seq;
+    const int n_blocks = max(t.n_end - t.n_first, 0);
+    const int m0 = t.m_block * kBlockM;
     const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
-    const int key_limit[2] = {key_limit_of_row<kCausal>(row_base, p.seqlen_q, p.seqlen_k),
-                              key_limit_of_row<kCausal>(row_base + 8, p.seqlen_q, p.seqlen_k)};
+    const AttentionMask<kCausal> mask(seq, p);
+    const KeyRange key_limit[2] = {mask.keys_of_row(row_base), mask.keys_of_row(row_base + 8)};
 
     float o[kOTiles * 4];
 #pragma unroll
     for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
     OnlineSoftmax<kSTiles> softmax;
 
-    // A key block needs masking if some row of this tile does not see all of it.
+    // A key block needs masking if some row of this tile does not see all of it. Softcap: the
+    // scores become tanh(scale * s / softcap) and the softmax scale softcap * log2(e).
     auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
-      if ((j + 1) * kBlockN > p.seqlen_k || (kCausal && (j + 1) * kBlockN - 1 > m0 + diag)) {
+      if (p.softcap > 0.f) softcap_scores(s, p.softmax_scale / p.softcap);
+      if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
         softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
       } else {
         softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
@@ -350,11 +397,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, n_blocks - 1, alpha);  // alpha is 0 here and O is still 0
+          softmax_step(sacc, t.n_end - 1, alpha);  // alpha is 0 here and O is still 0
           convert_p(sacc, pf);
           ++kv.count;
         }
-        for (int j = n_blocks - 2; j >= 0; --j, ++kv.count) {
+        for (int j = t.n_end - 2; j >= t.n_first; --j, ++kv.count) {
           const int s = kv.stage();
           const int s_prev = v_pending.stage();
           mbar_wait(&smem.k_full[s], kv.parity());
@@ -393,17 +440,20 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // layout and the buffer is handed to the producer, which stores O with the TMA before it
     // loads a later Q there: the warpgroup moves on to the next tile at once.
     // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
+    // O of a varlen tile that ends past its sequence goes straight from registers to its rows (a
+    // TMA box would spill into the next sequence); so do the zeros of a tile that sees no key.
     float inv[2], lse_row[2];
-    softmax.finish(inv, lse_row);
+    softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[head] * kLog2e : -INFINITY);
     if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
-      float* lse = p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+      float* lse = p.lse + (varlen ? static_cast<int64_t>(head) * p.total_q + seq.row0_q
+                                   : (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = row_base + 8 * h;
-        if (row < p.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
+        if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
-    if (n_blocks > 0) {
+    if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
 #pragma unroll
       for (int t = 0; t < kOTiles; ++t) {
@@ -422,12 +472,16 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = row_base + 8 * h;
-        if (row < p.seqlen_q) {
-          Element* orow = o_base + static_cast<int64_t>(row) * p.o_row_stride;
+        if (row < seq.seqlen_q) {
+          Element* orow = o_base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
 #pragma unroll
-          for (int t = 0; t < kOTiles; ++t) *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) = 0u;
+          for (int t = 0; t < kOTiles; ++t) {
+            *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
+                n_blocks > 0 ? Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
+          }
         }
       }
+      if (n_blocks > 0) release(&smem.q_empty[qs]);  // the Q buffer is free: no O is owed from it
     }
   }
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
@@ -445,14 +499,20 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
 
   FwdTensorMaps maps;
+  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
   cudaError_t err = make_bshd_tensor_maps(
-      {{&maps.q, p.q, p.seqlen_q, p.q_batch_stride, p.q_row_stride, p.q_head_stride, kPolicy.block_m},
-       {&maps.k, p.k, p.seqlen_k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, kPolicy.block_n},
-       {&maps.v, p.v, p.seqlen_k, p.v_batch_stride, p.v_row_stride, p.v_head_stride, kPolicy.block_n},
-       {&maps.o, p.o, p.seqlen_q, p.o_batch_stride, p.o_row_stride, p.o_head_stride, kPolicy.block_m}},
-      kDType, p.batch, p.heads, kHeadDim);
+      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
+        p.q_head_stride, kPolicy.block_m},
+       {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
+        p.k_row_stride, p.k_head_stride, kPolicy.block_n},
+       {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
+        p.v_row_stride, p.v_head_stride, kPolicy.block_n},
+       {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
+        p.o_head_stride, kPolicy.block_m}},
+      kDType, t.batch, kHeadDim);
   if (err != cudaSuccess) return err;
   err = ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
@@ -460,7 +520,9 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   int sm_count = 0;
   err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
-  const bool pairs = TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
+  // Pairs balance tiles of known cost; packed sequences of unknown lengths are not paired.
+  const bool pairs =
+      !t.varlen && TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
   const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs);
   const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
   if (items * scheduler.tiles_per_item > INT32_MAX) return cudaErrorInvalidConfiguration;

@@ -19,17 +19,36 @@ namespace hopper {
 struct BshdOperand {
   CUtensorMap* map;
   const void* base;
-  int seqlen;
+  int seqlen;  // rows per batch entry (a packed varlen tensor: all its rows, batch 1)
+  int heads;   // q/o/dO: the query heads; k/v: the k/v heads (fewer under GQA)
   int64_t batch_stride, row_stride, head_stride;
   int box_rows;
 };
 
 // For each operand in order, a 4-D tiled map, dims innermost first (head_dim, seqlen, heads,
 // batch), whose box is 64 head_dim elements (128 bytes, one 128-byte swizzle row) by `box_rows`
-// sequence rows; rows past `seqlen` read as zeros. dtype, batch, heads and head_dim are shared.
+// sequence rows; rows past `seqlen` read as zeros. dtype, batch and head_dim are shared.
 // Returns the first failure (a layout the TMA cannot describe); later operands are then not encoded.
-cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int heads,
-                                  int head_dim);
+cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim);
+
+// The TMA view of a call's tensors: a dense batch as it is, a packed varlen batch as one batch
+// entry holding every row (the kernels then address row cu_seqlens[b] + r, and the map's bound
+// is the tensor's end: the TMA never reads past it).
+struct TmaLayout {
+  bool varlen;
+  int batch, rows_q, rows_k;
+
+  TmaLayout(const AttentionFeatures& f, int batch_, int seqlen_q, int seqlen_k)
+      : varlen(f.cu_seqlens_q != nullptr),
+        batch(varlen ? 1 : batch_),
+        rows_q(varlen ? f.total_q : seqlen_q),
+        rows_k(varlen ? f.total_k : seqlen_k) {}
+
+  // A packed tensor's batch stride is 0; its single batch entry still needs a valid map stride.
+  int64_t batch_stride(int64_t stride, int64_t row_stride, int rows) const {
+    return varlen ? row_stride * rows : stride;
+  }
+};
 
 // Multiprocessors of the current device, queried once per device.
 cudaError_t multiprocessor_count(int* count);

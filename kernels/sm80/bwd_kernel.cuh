@@ -89,18 +89,43 @@ __device__ __forceinline__ int ld_acquire(const int* p) {
   return v;
 }
 
+// Row r of lse's layout -- dense (batch, heads, seqlen_q), packed varlen (heads, total_q) -- as
+// (batch b, head h, row i of the q tensor's batch entry b). Packed rows past the last sequence
+// are not valid: never read (they may hold NaN) nor written.
+struct RowOfStats {
+  int64_t r;
+  int b, h, i;
+  bool valid;
+  __device__ __forceinline__ RowOfStats(const BwdParams& p, int64_t r_) : r(r_) {
+    if (p.cu_seqlens_q != nullptr) {
+      b = 0;  // packed: batch strides are 0, rows are absolute
+      h = static_cast<int>(r / p.total_q);
+      i = static_cast<int>(r % p.total_q);
+      valid = h < p.heads && i < p.cu_seqlens_q[p.batch];
+    } else {
+      i = static_cast<int>(r % p.seqlen_q);
+      const int64_t bh = r / p.seqlen_q;
+      h = static_cast<int>(bh % p.heads);
+      b = static_cast<int>(bh / p.heads);
+      valid = b < p.batch;
+    }
+  }
+};
+
+// Rows of the preprocess / convert grids: every row of lse's layout.
+inline int64_t rows_of_stats(const BwdParams& p) {
+  return static_cast<int64_t>(p.heads) * (p.cu_seqlens_q != nullptr ? p.total_q : static_cast<int64_t>(p.batch) * p.seqlen_q);
+}
+
 // ---- 1. preprocess: one warp per query row ----------------------------------------------------
 template <class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
-  const int64_t r = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;
+  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
+  const int64_t r = row.r;
   const int lane = threadIdx.x % 32;
-  if (r >= rows) return;
-  const int i = static_cast<int>(r % p.seqlen_q);
-  const int64_t bh = r / p.seqlen_q;
-  const int h = static_cast<int>(bh % p.heads);
-  const int b = static_cast<int>(bh / p.heads);
+  if (!row.valid) return;
+  const int i = row.i, h = row.h, b = row.b;
   const auto* o = static_cast<const Element*>(p.o) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
   const auto* dout =
       static_cast<const Element*>(p.dout) + b * p.do_batch_stride + i * p.do_row_stride + h * p.do_head_stride;
@@ -119,9 +144,10 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
   }
   if (lane == 0) {
     p.dsum[r] = acc - (p.dlse != nullptr ? p.dlse[r] : 0.f);
-    if (p.dq_semaphore != nullptr && i % kBlockM == 0) {
+    // Varlen: the caller zeroes the semaphores (a packed row does not know its sequence's index).
+    if (p.dq_semaphore != nullptr && p.cu_seqlens_q == nullptr && i % kBlockM == 0) {
       const int m_blocks = (p.seqlen_q + kBlockM - 1) / kBlockM;
-      p.dq_semaphore[bh * m_blocks + i / kBlockM] = 0;
+      p.dq_semaphore[(static_cast<int64_t>(b) * p.heads + h) * m_blocks + i / kBlockM] = 0;
     }
   }
 }
@@ -130,14 +156,11 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
 template <class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
-  const int64_t r = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;
+  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
+  const int64_t r = row.r;
   const int lane = threadIdx.x % 32;
-  if (r >= rows) return;
-  const int i = static_cast<int>(r % p.seqlen_q);
-  const int64_t bh = r / p.seqlen_q;
-  const int h = static_cast<int>(bh % p.heads);
-  const int b = static_cast<int>(bh / p.heads);
+  if (!row.valid) return;
+  const int i = row.i, h = row.h, b = row.b;
   auto* dq = static_cast<Element*>(p.dq) + b * p.dq_batch_stride + i * p.dq_row_stride + h * p.dq_head_stride;
   const float* accum_row = p.dq_accum + r * kHeadDim;
 #pragma unroll
@@ -548,7 +571,7 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
       (p.dq_semaphore == nullptr || p.dq_semaphore_count < m_blocks * p.batch * p.heads)) {
     return cudaErrorInvalidValue;
   }
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  const int64_t rows = bwd::rows_of_stats(p);
   const int64_t row_blocks = (rows + 3) / 4;
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
 

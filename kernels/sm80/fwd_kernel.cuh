@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   // lse may be null (the caller did not ask for it): then it is not written.
   float* lse = p.lse == nullptr ? nullptr : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 
-  // Bottom-right causal alignment (key_limit_of_row): query i sees keys j <= i + diag.
+  // Bottom-right causal alignment (AttentionMask): query i sees keys j <= i + diag.
   const int diag = p.seqlen_k - p.seqlen_q;
   int key_end = p.seqlen_k;
   if (kCausal) key_end = min(key_end, m0 + kBlockM + diag);
@@ -127,8 +127,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   for (int i = 0; i < kDTiles * 4; ++i) acc_o[i] = 0.f;
   // Per thread: rows (group) and (group + 8) of this warp's m16 tile.
   const int row0 = m0 + warp * 16 + group;
-  const int key_limit[2] = {key_limit_of_row<kCausal>(row0, p.seqlen_q, p.seqlen_k),
-                            key_limit_of_row<kCausal>(row0 + 8, p.seqlen_q, p.seqlen_k)};
+  const AttentionMask<kCausal> mask(SeqInfo(p, batch, p.seqlen_q, p.seqlen_k), p);
+  const KeyRange key_limit[2] = {mask.keys_of_row(row0), mask.keys_of_row(row0 + 8)};
   OnlineSoftmax<kNTiles> softmax;
   const float scale_log2 = p.softmax_scale * kLog2e;
 

@@ -188,11 +188,51 @@ def attention_into(q, k, v, out, lse, causal: bool, softmax_scale: float) -> Non
     _launch(q, k, v, out, lse, causal, softmax_scale)
 
 
-def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float) -> None:
+class _Features:
+    """The run-time features of one call, normalised for the kernels (kernels/flash_fwd_api.h,
+    AttentionFeatures): which instantiation runs (masked or not), the grid's batch and lengths,
+    the kernels' strides for dense or packed tensors, and the tuple _C.fwd/_C.bwd take."""
+
+    __slots__ = ("masked", "batch", "seqlen_q", "seqlen_k", "varlen", "total_q", "total_k", "as_tuple")
+
+    def __init__(self, q, k, causal, window_left, window_right, softcap, sink, cu_seqlens_q, cu_seqlens_k,
+                 seqused_k, max_seqlen_q, max_seqlen_k):
+        if causal:
+            window_right = 0  # FlashAttention: causal is the window (left, 0)
+        self.masked = bool(causal or window_left >= 0 or window_right >= 0)
+        self.varlen = cu_seqlens_q is not None
+        if self.varlen:
+            self.batch = cu_seqlens_q.shape[0] - 1
+            self.seqlen_q, self.seqlen_k = int(max_seqlen_q), int(max_seqlen_k)
+            self.total_q, self.total_k = q.shape[0], k.shape[0]
+        else:
+            self.batch, self.seqlen_q = q.shape[0], q.shape[1]
+            self.seqlen_k = k.shape[1]
+            self.total_q = self.total_k = 0
+        self.as_tuple = (k.shape[-2], int(window_left), int(window_right), float(softcap),
+                         0 if sink is None else sink.data_ptr(),
+                         0 if cu_seqlens_q is None else cu_seqlens_q.data_ptr(),
+                         0 if cu_seqlens_k is None else cu_seqlens_k.data_ptr(),
+                         0 if seqused_k is None else seqused_k.data_ptr(), self.total_q, self.total_k)
+
+    def strides(self, t):
+        """(batch, row, head) element strides: a packed tensor has no batch stride."""
+        return (0, t.stride(0), t.stride(1)) if self.varlen else t.stride()[:3]
+
+    def lse_shape(self, heads):
+        return (heads, self.total_q) if self.varlen else (self.batch, heads, self.seqlen_q)
+
+
+_PLAIN = dict(window_left=-1, window_right=-1, softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None,
+              seqused_k=None, max_seqlen_q=0, max_seqlen_k=0)
+
+
+def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, **features) -> None:
     """The per-call path: pointer alignment, device, arch, and the kernel launch. Shapes and
     layouts of out/lse are the caller's responsibility (attention_into checks them; the custom
-    op allocates them itself)."""
-    batch, seqlen_q, heads, head_dim = q.shape
+    op allocates them itself). `features`: the keywords of _PLAIN (attention_core's)."""
+    f = _Features(q, k, causal, **{**_PLAIN, **features})
+    heads, head_dim = q.shape[-2], q.shape[-1]
     for name, t in (("q", q), ("k", k), ("v", v), ("out", out)):
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
@@ -200,28 +240,40 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float) -> None:
     # Positional (pybind11 keyword matching costs microseconds per call); order as in _C.fwd.
     _C.fwd(device, _arch_for(device), _DTYPE_NAMES[q.dtype],
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
-           batch, heads, seqlen_q, k.shape[1], head_dim,
-           q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3],
-           softmax_scale, causal, _raw_stream(device))
+           f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
+           f.strides(q), f.strides(k), f.strides(v), f.strides(out),
+           softmax_scale, f.masked, _raw_stream(device), f.as_tuple)
 
 
 @torch.library.custom_op("flashcore::attention_fwd", mutates_args=())
 def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                   softmax_scale: float, deterministic: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+                   softmax_scale: float, deterministic: bool = False, window_left: int = -1,
+                   window_right: int = -1, softcap: float = 0.0, sink: Optional[torch.Tensor] = None,
+                   cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
+                   seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0,
+                   max_seqlen_k: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
     # `deterministic` only travels to the backward (through setup_context); the forward is
     # deterministic anyway.
-    batch, seqlen_q, heads, head_dim = q.shape
-    out = torch.empty((batch, seqlen_q, heads, head_dim), dtype=q.dtype, device=q.device)
-    lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
-    _launch(q, k, v, out, lse, causal, softmax_scale)
+    out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+    lse = torch.empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32, device=q.device)
+    _launch(q, k, v, out, lse, causal, softmax_scale, window_left=window_left, window_right=window_right,
+            softcap=softcap, sink=sink, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
+            seqused_k=seqused_k, max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k)
     return out, lse
 
 
+def _lse_shape(q, cu_seqlens_q):
+    """lse: (batch, heads, seqlen_q) dense, (heads, total_q) packed (FlashAttention's layouts)."""
+    if cu_seqlens_q is not None:
+        return (q.shape[1], q.shape[0])
+    return (q.shape[0], q.shape[2], q.shape[1])
+
+
 @_attention_fwd.register_fake
-def _attention_fwd_fake(q, k, v, causal, softmax_scale, deterministic=False):
-    batch, seqlen_q, heads, head_dim = q.shape
-    return (q.new_empty((batch, seqlen_q, heads, head_dim)),
-            q.new_empty((batch, heads, seqlen_q), dtype=torch.float32))
+def _attention_fwd_fake(q, k, v, causal, softmax_scale, deterministic=False, window_left=-1, window_right=-1,
+                        softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None,
+                        max_seqlen_q=0, max_seqlen_k=0):
+    return q.new_empty(q.shape), q.new_empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32)
 
 
 # --- backward -------------------------------------------------------------------------------
@@ -235,33 +287,35 @@ def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
 
 
 def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
-                       deterministic: bool = False, dlse=None) -> None:
+                       deterministic: bool = False, dlse=None, **features):
     """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
     unit stride on head_dim, 16-byte rows). Scratch (O(batch*heads*seqlen_q*head_dim) float32)
-    is allocated here through torch. The tests use this to poison the outputs."""
-    batch, seqlen_q, heads, head_dim = q.shape
-    seqlen_k = k.shape[1]
+    is allocated here through torch. The tests use this to poison the outputs. `features`: the
+    keywords of _PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
+    caller takes a sink's gradient."""
+    f = _Features(q, k, causal, **{**_PLAIN, **features})
+    heads, head_dim = q.shape[-2], q.shape[-1]
     for name, t, like in (("dout", dout, q), ("out", out, q), ("dq", dq, q), ("dk", dk, k), ("dv", dv, v)):
         if t.shape != like.shape or t.dtype != like.dtype or t.device != like.device or t.stride(-1) != 1 \
-                or any(s % 8 for s in t.stride()[:3]) or t.data_ptr() % 16:
+                or any(s % 8 for s in t.stride()[:-1]) or t.data_ptr() % 16:
             raise ValueError("flashcore: %s must match %s with unit head_dim stride, 16-byte rows and a "
                              "16-byte aligned start" % (name, "q" if like is q else ("k" if like is k else "v")))
+    lse_shape = f.lse_shape(heads)
     for name, t in (("lse", lse), ("dlse", dlse)):
         if t is None and name == "dlse":
             continue
-        if t.shape != (batch, heads, seqlen_q) or t.dtype != torch.float32 or t.device != q.device \
-                or not t.is_contiguous():
-            raise ValueError("flashcore: %s must be a contiguous float32 tensor of shape (batch, heads, seqlen_q)"
-                             % name)
+        if tuple(t.shape) != lse_shape or t.dtype != torch.float32 or t.device != q.device or not t.is_contiguous():
+            raise ValueError("flashcore: %s must be a contiguous float32 tensor of shape %s" % (name, lse_shape))
     for name, t in (("q", q), ("k", k), ("v", v)):
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
     device = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    dsum = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
-    dq_accum = torch.empty((batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)
+    dsum = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    dq_accum = torch.empty(lse_shape + (head_dim,), dtype=torch.float32, device=q.device)
     if deterministic:
-        n_sem = batch * heads * -(-seqlen_q // _C.bwd_block_m)
-        semaphore = torch.empty((n_sem,), dtype=torch.int32, device=q.device)
+        n_sem = f.batch * heads * -(-f.seqlen_q // _C.bwd_block_m)
+        # Dense: the preprocess kernel zeroes them; a packed row does not know its sequence.
+        semaphore = (torch.zeros if f.varlen else torch.empty)((n_sem,), dtype=torch.int32, device=q.device)
         sem_ptr = semaphore.data_ptr()
     else:
         n_sem, sem_ptr = 0, 0
@@ -271,52 +325,109 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), dout.data_ptr(), lse.data_ptr(),
            0 if dlse is None else dlse.data_ptr(),
            dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), dsum.data_ptr(), dq_accum.data_ptr(), sem_ptr, n_sem,
-           batch, heads, seqlen_q, seqlen_k, head_dim,
-           q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3], dout.stride()[:3],
-           dq.stride()[:3], dk.stride()[:3], dv.stride()[:3],
-           softmax_scale, causal, deterministic, torch.cuda.current_stream(device).cuda_stream)
+           f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
+           f.strides(q), f.strides(k), f.strides(v), f.strides(out), f.strides(dout),
+           f.strides(dq), f.strides(dk), f.strides(dv),
+           softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple)
+    return dsum
+
+
+def _sink_grad(sink, lse, dsum, cu_seqlens_q):
+    """d loss / d sink_h = -sum over the head's rows of p_sink * dsum, p_sink = exp(sink_h - lse)
+    the probability the sink took (lse includes it). Packed rows past cu_seqlens_q[-1] were never
+    written: masked out on the device (no host read, so CUDA graphs keep working)."""
+    if cu_seqlens_q is not None:  # lse, dsum: (heads, total_q)
+        p_sink = torch.exp(sink[:, None] - lse)
+        valid = torch.arange(lse.shape[1], device=lse.device) < cu_seqlens_q[-1]
+        return -(p_sink * dsum).masked_fill(~valid, 0.0).sum(1)
+    p_sink = torch.exp(sink[None, :, None] - lse)  # (batch, heads, seqlen_q)
+    return -(p_sink * dsum).sum((0, 2))
 
 
 @torch.library.custom_op("flashcore::attention_bwd", mutates_args=())
 def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                    out: torch.Tensor, lse: torch.Tensor, dlse: Optional[torch.Tensor], causal: bool,
-                   softmax_scale: float, deterministic: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    dq = torch.empty(q.shape, dtype=q.dtype, device=q.device)
-    dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
-    dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
-    attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
-                       deterministic, None if dlse is None else dlse.contiguous())
-    return dq, dk, dv
+                   softmax_scale: float, deterministic: bool, window_left: int = -1, window_right: int = -1,
+                   softcap: float = 0.0, sink: Optional[torch.Tensor] = None,
+                   cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
+                   seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0, max_seqlen_k: int = 0
+                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    # Packed rows past the last sequence get no gradient from the kernels: zeros, not garbage.
+    alloc = torch.zeros if cu_seqlens_q is not None else torch.empty
+    dq = alloc(q.shape, dtype=q.dtype, device=q.device)
+    dk = alloc(k.shape, dtype=k.dtype, device=k.device)
+    dv = alloc(v.shape, dtype=v.dtype, device=v.device)
+    dsum = attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
+                              deterministic, None if dlse is None else dlse.contiguous(),
+                              window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
+                              cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, seqused_k=seqused_k,
+                              max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k)
+    dsink = _sink_grad(sink, lse, dsum, cu_seqlens_q) if sink is not None else q.new_empty((0,), dtype=torch.float32)
+    return dq, dk, dv, dsink
 
 
 @_attention_bwd.register_fake
-def _attention_bwd_fake(dout, q, k, v, out, lse, dlse, causal, softmax_scale, deterministic):
-    return (q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape))
+def _attention_bwd_fake(dout, q, k, v, out, lse, dlse, causal, softmax_scale, deterministic, window_left=-1,
+                        window_right=-1, softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None,
+                        seqused_k=None, max_seqlen_q=0, max_seqlen_k=0):
+    dsink = q.new_empty(sink.shape if sink is not None else (0,), dtype=torch.float32)
+    return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape), dsink
+
+
+_FEATURE_ARGS = ("window_left", "window_right", "softcap", "sink", "cu_seqlens_q", "cu_seqlens_k", "seqused_k",
+                 "max_seqlen_q", "max_seqlen_k")
 
 
 def _setup_context(ctx, inputs, output):
     q, k, v, causal, softmax_scale = inputs[:5]
     deterministic = inputs[5] if len(inputs) > 5 else False
+    features = dict(zip(_FEATURE_ARGS, inputs[6:]))
     out, lse = output
-    ctx.save_for_backward(q, k, v, out, lse)
+    ctx.save_for_backward(q, k, v, out, lse, features.get("sink"), features.get("cu_seqlens_q"),
+                          features.get("cu_seqlens_k"), features.get("seqused_k"))
     ctx.causal = causal
     ctx.softmax_scale = softmax_scale
     ctx.deterministic = deterministic
+    ctx.scalars = {name: features.get(name, _PLAIN[name]) for name in
+                   ("window_left", "window_right", "softcap", "max_seqlen_q", "max_seqlen_k")}
     # An unused output (usually lse) gets None instead of a materialised zero tensor: no memset
     # per step, and the kernels then skip the dlse term.
     ctx.set_materialize_grads(False)
 
 
 def _backward(ctx, grad_out, grad_lse):
-    q, k, v, out, lse = ctx.saved_tensors
+    q, k, v, out, lse, sink, cu_seqlens_q, cu_seqlens_k, seqused_k = ctx.saved_tensors
     if grad_out is None:  # only lse was used
         grad_out = torch.zeros_like(out)
-    dq, dk, dv = torch.ops.flashcore.attention_bwd(grad_out, q, k, v, out, lse, grad_lse, ctx.causal,
-                                                   ctx.softmax_scale, ctx.deterministic)
-    return dq, dk, dv, None, None, None
+    sc = ctx.scalars
+    dq, dk, dv, dsink = torch.ops.flashcore.attention_bwd(
+        grad_out, q, k, v, out, lse, grad_lse, ctx.causal, ctx.softmax_scale, ctx.deterministic,
+        sc["window_left"], sc["window_right"], sc["softcap"], sink, cu_seqlens_q, cu_seqlens_k, seqused_k,
+        sc["max_seqlen_q"], sc["max_seqlen_k"])
+    return (dq, dk, dv, None, None, None, None, None, None, dsink if sink is not None else None,
+            None, None, None, None, None)
 
 
 torch.library.register_autograd("flashcore::attention_fwd", _backward, setup_context=_setup_context)
+
+
+def attention_core(q, k, v, *, softmax_scale, causal, window_size=(-1, -1), softcap=0.0, sink=None,
+                   cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_seqlen_q=None, max_seqlen_k=None,
+                   deterministic=False):
+    """Attention with every run-time feature (issue 13), differentiable in q, k, v and sink.
+    Inputs must already be validated (flashcore.api does it). Dense: q (B, Sq, Hq, D), k/v
+    (B, Sk, Hk, D); packed: q (total_q, Hq, D), k/v (total_k, Hk, D) with int32 cu_seqlens_q/k
+    and host-int max_seqlen_q/k. window_size: FlashAttention's (left, right), -1 unbounded;
+    causal sets right to 0. sink: (Hq,) logits, any float dtype (float32 inside). Returns (out,
+    lse): lse float32 (B, Hq, Sq) dense, (Hq, total_q) packed."""
+    if sink is not None and sink.dtype != torch.float32:
+        sink = sink.float()
+    if sink is not None:
+        sink = sink.contiguous()
+    return torch.ops.flashcore.attention_fwd(
+        q, k, v, bool(causal), float(softmax_scale), bool(deterministic), int(window_size[0]), int(window_size[1]),
+        float(softcap), sink, cu_seqlens_q, cu_seqlens_k, seqused_k,
+        int(max_seqlen_q or 0), int(max_seqlen_k or 0))
 
 
 def _setup_context_bwd(ctx, inputs, output):
