@@ -251,9 +251,7 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   cudaError_t err;
   {
     py::gil_scoped_release release;
-    int current = -1;
-    err = cudaGetDevice(&current);
-    if (err == cudaSuccess && current != device) err = cudaSetDevice(device);
+    DeviceGuard guard(device, &err);
     if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
   }
   if (err != cudaSuccess) throw_cuda("decode kernel launch", err);
