@@ -326,13 +326,14 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 #pragma unroll
     for (int e = 0; e < 4; ++e) acc_dk[t][e] = acc_dv[t][e] = 0.f;
   }
-  const float scale_log2 = p.softmax_scale * kLog2e;
+  const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);  // softcap * log2(e) when softcapped
   const int key_lo = n0 + warp * 16 + group;  // this thread's keys: key_lo and key_lo + 8
 
   // Softcap: S^T becomes tanh(scale * s / softcap), the softmax's scale softcap * log2(e), and dS
   // gets the factor 1 - tanh^2, recovered from P (log2 P = tanh * scale_log2 - lse * log2(e)).
   const bool softcapped = p.softcap > 0.f;
   const float scale_over_softcap = softcapped ? p.softmax_scale / p.softcap : 0.f;
+  const float inv_scale_log2 = 1.f / scale_log2;
 
   // One step per visit (query head, query block); the stage is a template constant (the loop
   // below runs two steps per iteration when kStages == 2) so that shared-memory addresses fold
@@ -470,7 +471,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
           float ds = pe * (acc_dp[t][2 * h + e] - sDsum[qi]);
           if (softcapped) {
             // tanh from P (clamped: P = 0 gives -inf, and dS is 0 there anyway).
-            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) / scale_log2));
+            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) * inv_scale_log2));
             ds *= 1.f - th * th;
           }
           acc_dp[t][2 * h + e] = ds;
