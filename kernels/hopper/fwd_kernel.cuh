@@ -207,16 +207,16 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // here, off the consumers' path. Owed tile per buffer (m0 < 0: none), kept in scalars (an
     // array indexed by the runtime stage would live in local memory).
     struct OwedTile {
-      int m0 = -1, head = 0, batch = 0;
+      int row0 = -1, head = 0, tma_batch = 0;  // row0: first row in TMA coordinates
     };
     OwedTile owed0, owed1;
     auto store_owed_o = [&](int qs) {
       const OwedTile t = qs == 0 ? owed0 : owed1;
-      if (t.m0 < 0) return;
+      if (t.row0 < 0) return;
       const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
 #pragma unroll
       for (int cb = 0; cb < kHeadDim / 64; ++cb) {
-        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128), cb * 64, t.m0, t.head, t.batch);
+        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128), cb * 64, t.row0, t.head, t.tma_batch);
       }
       tma_store_commit();
       tma_store_wait_read();
@@ -240,8 +240,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
       load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[qs], &smem.q_full[qs], t.seq.row0_q + t.m_block * kBlockM, t.head,
                                    tma_batch);
-      // Varlen O is stored by the consumers (a TMA box would overwrite the next sequence's rows).
-      const OwedTile now{varlen ? -1 : t.m_block * kBlockM, t.head, t.batch};
+      // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
+      // tile that ends past it (a TMA box would overwrite the next sequence's rows).
+      const int m0 = t.m_block * kBlockM;
+      const bool tma_o = !varlen || m0 + kBlockM <= t.seq.seqlen_q;
+      const OwedTile now{tma_o ? t.seq.row0_q + m0 : -1, t.head, tma_batch};
       if (qs == 0) {
         owed0 = now;
       } else {
@@ -437,8 +440,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // layout and the buffer is handed to the producer, which stores O with the TMA before it
     // loads a later Q there: the warpgroup moves on to the next tile at once.
     // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
-    // Varlen O goes straight from registers to its rows (a TMA box would spill into the next
-    // sequence); so do the zeros of a tile that sees no key.
+    // O of a varlen tile that ends past its sequence goes straight from registers to its rows (a
+    // TMA box would spill into the next sequence); so do the zeros of a tile that sees no key.
     float inv[2], lse_row[2];
     softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[head] * kLog2e : -INFINITY);
     if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
@@ -450,7 +453,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
-    if (n_blocks > 0 && !varlen) {
+    if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
 #pragma unroll
       for (int t = 0; t < kOTiles; ++t) {

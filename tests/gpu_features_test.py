@@ -1,0 +1,445 @@
+"""GPU suite for the features of issue 13 (instantiated per GPU kind by tests/gpu.bzl): GQA/MQA,
+packed variable-length batches (with seqused_k), sliding window, softcap and attention sinks,
+alone and combined, with causal, forward and gradients (dsink included).
+
+Oracle (FlashAttention's rule): flashcore.reference.features_reference in float64 on fresh
+random inputs; flashcore's relative error must be at most 2x the error of the same math
+(features_reference again) run in the inputs' low-precision dtype, floored at the dtype's unit
+roundoff. Outputs and gradients are poisoned (NaN) before every run: every element that belongs
+to the result must be written, and rows of packed tensors past cu_seqlens[-1] must keep their
+poison (never written) while NaN in the inputs' padding rows must not leak into the result.
+"""
+
+import itertools
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+import torch
+
+import flashcore
+from flashcore import _attention
+from flashcore.reference import features_reference
+from sanitizer_check import run_sanitizer
+
+EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
+DTYPES = [torch.float16, torch.bfloat16]
+UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+ERRORS_FILE = os.path.join(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", os.environ.get("TEST_TMPDIR", "/tmp")),
+                           "flashcore_features_errors.jsonl")
+
+
+def check_expected_gpu():
+    if not torch.cuda.is_available():
+        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
+    name = torch.cuda.get_device_name()
+    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
+        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
+                 % (EXPECTED_GPU, name, EXPECTED_GPU))
+
+
+def record_error(entry):
+    with open(ERRORS_FILE, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+
+
+def print_error_summary():
+    if not os.path.exists(ERRORS_FILE):
+        return
+    with open(ERRORS_FILE) as f:
+        rows = [json.loads(line) for line in f]
+    rows.sort(key=lambda r: -r["ratio"])
+    print("\nflashcore rel. error vs float64 / the same math in the low-precision dtype; worst first:")
+    for r in rows[:12]:
+        print("  %-4s %-40s ours %.3e  lowp %.3e  ratio %.2f" % (r["what"], r["case"], r["ours"], r["lowp"], r["ratio"]))
+    print("  quantities checked: %d, max ratio %.2f, median ratio %.2f"
+          % (len(rows), rows[0]["ratio"], rows[len(rows) // 2]["ratio"]))
+
+
+# --- cases -----------------------------------------------------------------------------------
+
+# Packed lengths: a 1-row sequence, an empty query sequence, tile non-multiples, a sequence with
+# no keys (its rows see nothing), one longer than the 128-row tiles. seqused_k cuts some.
+VARLEN_Q = (17, 0, 130, 64, 1, 200)
+VARLEN_K = (33, 5, 130, 0, 77, 190)
+SEQUSED_K = (20, 5, 100, 0, 77, 500)  # > length: clamped to it
+PAD_ROWS = 5  # rows past cu_seqlens[-1]: filled with NaN in the inputs, must stay poisoned in the outputs
+DENSE = dict(batch=2, seqlen_q=150, seqlen_k=211)
+
+
+class Case:
+    """One feature combination: inputs (fresh random, NaN in packed padding rows), the features
+    as attention_core's keywords, and the poisoned kernel runs."""
+
+    def __init__(self, *, dtype, head_dim, gqa=False, varlen=False, window=False, softcap=False, sink=False,
+                 causal=False, seqused=False, seed=None, heads=8):
+        self.dtype, self.head_dim, self.causal = dtype, head_dim, causal
+        self.seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
+        g = torch.Generator(device="cuda").manual_seed(self.seed)
+        self.heads, self.heads_kv = heads, (heads // 4 if gqa else heads)
+        self.name = "%s d%d %s" % (str(dtype)[6:], head_dim, "+".join(
+            n for n, on in (("gqa", gqa), ("varlen", varlen), ("seqused", seqused), ("window", window),
+                            ("softcap", softcap), ("sink", sink), ("causal", causal)) if on) or "plain")
+
+        def randn(*shape):
+            return torch.randn(*shape, generator=g, device="cuda", dtype=torch.float32)
+
+        self.varlen = varlen
+        if varlen:
+            tq, tk = sum(VARLEN_Q), sum(VARLEN_K)
+            self.cu_q = torch.tensor([0] + list(itertools.accumulate(VARLEN_Q)), dtype=torch.int32, device="cuda")
+            self.cu_k = torch.tensor([0] + list(itertools.accumulate(VARLEN_K)), dtype=torch.int32, device="cuda")
+            self.max_q, self.max_k = max(VARLEN_Q), max(VARLEN_K)
+            shapes = [(tq + PAD_ROWS, heads, head_dim), (tk + PAD_ROWS, self.heads_kv, head_dim)]
+        else:
+            self.cu_q = self.cu_k = None
+            self.max_q = self.max_k = 0
+            b, sq, sk = DENSE["batch"], DENSE["seqlen_q"], DENSE["seqlen_k"]
+            shapes = [(b, sq, heads, head_dim), (b, sk, self.heads_kv, head_dim)]
+        self.q = randn(*shapes[0]).to(dtype)
+        self.k = randn(*shapes[1]).to(dtype)
+        self.v = randn(*shapes[1]).to(dtype)
+        self.dout = randn(*shapes[0]).to(dtype)
+        if varlen:  # NaN in every padding row: must never be read
+            for t, n in ((self.q, tq), (self.k, tk), (self.v, tk), (self.dout, tq)):
+                t[n:] = float("nan")
+        seqused_vals = SEQUSED_K if varlen else (100, 211)
+        self.seqused_k = torch.tensor(seqused_vals, dtype=torch.int32, device="cuda") if seqused else None
+        # window (left, right): wide enough that rows see several key blocks, narrow enough that
+        # blocks are skipped; causal overrides right with 0.
+        self.window = (45, 70) if window else (-1, -1)
+        self.softcap = 2.5 if softcap else 0.0
+        self.sink = (2.0 * randn(heads)) if sink else None
+        self.scale = head_dim ** -0.5 * (3.0 if softcap else 1.0)  # make the cap bite
+        self.dlse = None
+
+    def features(self):
+        """_attention._launch / attention_bwd_into keywords."""
+        left, right = self.window
+        return dict(window_left=left, window_right=right, softcap=self.softcap,
+                    sink=None if self.sink is None else self.sink.float().contiguous(),
+                    cu_seqlens_q=self.cu_q, cu_seqlens_k=self.cu_k, seqused_k=self.seqused_k,
+                    max_seqlen_q=self.max_q, max_seqlen_k=self.max_k)
+
+    def reference(self, compute_dtype, with_grads=True):
+        return features_reference(self.q, self.k, self.v, softmax_scale=self.scale, causal=self.causal,
+                                  window_size=self.window, softcap=self.softcap, sink=self.sink,
+                                  cu_seqlens_q=self.cu_q, cu_seqlens_k=self.cu_k, seqused_k=self.seqused_k,
+                                  dout=self.dout if with_grads else None, dlse=self.dlse,
+                                  compute_dtype=compute_dtype)
+
+    def lse_shape(self):
+        return (self.heads, self.q.shape[0]) if self.varlen else (self.q.shape[0], self.heads, self.q.shape[1])
+
+    def forward(self):
+        out = torch.full_like(self.q, float("nan"))
+        lse = torch.full(self.lse_shape(), float("nan"), device="cuda", dtype=torch.float32)
+        _attention._launch(self.q, self.k, self.v, out, lse, self.causal, self.scale, **self.features())
+        torch.cuda.synchronize()
+        return out, lse
+
+    def backward(self, out, lse, deterministic=False):
+        dq, dk, dv = (torch.full_like(t, float("nan")) for t in (self.q, self.k, self.v))
+        dsum = _attention.attention_bwd_into(self.dout, self.q, self.k, self.v, out, lse, dq, dk, dv, self.causal,
+                                             self.scale, deterministic, self.dlse, **self.features())
+        dsink = None
+        if self.sink is not None:
+            dsink = _attention._sink_grad(self.sink.float(), lse, dsum, self.cu_q)
+        torch.cuda.synchronize()
+        return dq, dk, dv, dsink
+
+    # Which rows belong to the result. Dense: all. Packed: rows before cu_seqlens[-1]; for dk/dv
+    # also only keys a sequence uses (seqused_k): the rest are no part of any result.
+    def q_rows(self):
+        if not self.varlen:
+            return slice(None)
+        return slice(0, sum(VARLEN_Q))
+
+    def k_rows_mask(self):
+        """Bool over k's first dim (packed) or (batch, seqlen_k) (dense): keys some sequence uses."""
+        if not self.varlen:
+            m = torch.ones(self.k.shape[:2], dtype=torch.bool, device="cuda")
+            if self.seqused_k is not None:
+                for b, u in enumerate(self.seqused_k.tolist()):
+                    m[b, u:] = False
+            return m
+        m = torch.zeros(self.k.shape[0], dtype=torch.bool, device="cuda")
+        cu = self.cu_k.tolist()
+        used = self.seqused_k.tolist() if self.seqused_k is not None else [None] * len(VARLEN_K)
+        for b in range(len(VARLEN_K)):
+            n = cu[b + 1] - cu[b] if used[b] is None else min(cu[b + 1] - cu[b], used[b])
+            m[cu[b]:cu[b] + n] = True
+        return m
+
+
+def rel_err(x, ref, floor=0.0):
+    return ((x.double() - ref.double()).norm() / ref.double().norm().clamp_min(max(floor, 1e-30))).item()
+
+
+def check_bound(case, what, ours_val, lowp_val, ref_val, floor=0.0):
+    ours, lowp = rel_err(ours_val, ref_val, floor), rel_err(lowp_val, ref_val, floor)
+    bound = 2 * max(lowp, UNIT_ROUNDOFF[case.dtype])
+    record_error(dict(what=what, case=case.name, seed=case.seed, ours=ours, lowp=lowp,
+                      ratio=ours / max(lowp, UNIT_ROUNDOFF[case.dtype])))
+    assert ours <= bound, "%s %s: flashcore rel err %.3g > 2x the same math in %s (%.3g) [seed %d]" % (
+        case.name, what, ours, case.dtype, lowp, case.seed)
+
+
+def check_forward(case, out, lse, ref, lowp):
+    rows = case.q_rows()
+    o, r_o, l_o = out[rows], ref.out[rows], lowp.out[rows]
+    assert not torch.isnan(o).any(), "%s: NaN in out (unwritten, computed, or leaked from padding)" % case.name
+    assert not torch.isnan(lse[..., rows]).any(), "%s: NaN in lse" % case.name
+    assert torch.isfinite(o).all(), "%s: inf in out" % case.name
+    if case.varlen:  # rows past cu_seqlens_q[-1]: never written
+        assert torch.isnan(out[sum(VARLEN_Q):]).all(), "%s: out rows past cu_seqlens_q[-1] were written" % case.name
+        assert torch.isnan(lse[:, sum(VARLEN_Q):]).all(), "%s: lse past cu_seqlens_q[-1] was written" % case.name
+    ref_lse = ref.lse[..., rows]
+    ours_lse = lse[..., rows]
+    empty = torch.isinf(ref_lse)  # rows that see no key and have no sink
+    if empty.any():
+        assert (ours_lse[empty] == float("-inf")).all(), "%s: rows that see no key must have lse -inf" % case.name
+        rows_out = (o.transpose(0, 1) if case.varlen else o.permute(0, 2, 1, 3))[empty]
+        assert (rows_out == 0).all(), "%s: rows that see no key must be 0" % case.name
+    seen = ~empty
+    lse_err = (ours_lse[seen].double() - ref_lse[seen]).abs().max().item() if seen.any() else 0.0
+    assert lse_err <= 1e-3 * max(1.0, ref_lse[seen].abs().max().item()), "%s: lse err %.3g" % (case.name, lse_err)
+    check_bound(case, "out", o, l_o, r_o)
+
+
+def check_backward(case, grads, ref, lowp):
+    dq, dk, dv, dsink = grads
+    rows = case.q_rows()
+    kmask = case.k_rows_mask()
+    for name, g in (("dq", dq[rows]), ("dk", dk[kmask]), ("dv", dv[kmask])):
+        assert not torch.isnan(g).any(), "%s: NaN in %s (unwritten, computed, or leaked from padding)" % (case.name, name)
+        assert torch.isfinite(g).all(), "%s: inf in %s" % (case.name, name)
+    if case.varlen:
+        assert torch.isnan(dq[sum(VARLEN_Q):]).all(), "%s: dq rows past cu_seqlens_q[-1] were written" % case.name
+        for name, g in (("dk", dk), ("dv", dv)):
+            assert torch.isnan(g[sum(VARLEN_K):]).all(), "%s: %s rows past cu_seqlens_k[-1] were written" % (
+                case.name, name)
+    for name, o, r, lo, sel in (("dq", dq, ref.dq, lowp.dq, rows), ("dk", dk, ref.dk, lowp.dk, kmask),
+                                ("dv", dv, ref.dv, lowp.dv, kmask)):
+        floor = 1e-3 * r[sel].numel() ** 0.5  # as the backward suite: only where the exact gradient vanishes
+        check_bound(case, name, o[sel], lo[sel], r[sel], floor)
+    if case.sink is not None:
+        assert dsink is not None and torch.isfinite(dsink).all(), "%s: dsink not finite" % case.name
+        check_bound(case, "dsink", dsink, lowp.dsink, ref.dsink, 1e-3 * dsink.numel() ** 0.5)
+
+
+def run_and_check(case, backward=True):
+    ref = case.reference(torch.float64, with_grads=backward)
+    lowp = case.reference(case.dtype, with_grads=backward)
+    out, lse = case.forward()
+    check_forward(case, out, lse, ref, lowp)
+    if backward:
+        check_backward(case, case.backward(out, lse), ref, lowp)
+
+
+# --- each feature and every combination, forward and gradients -------------------------------
+
+FEATURE_NAMES = ("gqa", "varlen", "window", "softcap", "sink", "causal")
+COMBOS = list(itertools.product((False, True), repeat=len(FEATURE_NAMES)))
+
+
+def combo_id(bits):
+    return "+".join(n for n, on in zip(FEATURE_NAMES, bits) if on) or "plain"
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("bits", COMBOS, ids=combo_id)
+def test_features_and_combinations_match_float64(bits, head_dim):
+    # dtype alternates over the combinations (each feature meets both dtypes at both head dims)
+    dtype = DTYPES[(COMBOS.index(bits) + head_dim // 64) % 2]
+    case = Case(dtype=dtype, head_dim=head_dim, **dict(zip(FEATURE_NAMES, bits)))
+    run_and_check(case)
+
+
+@pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_seqused_k_matches_float64(varlen, dtype):
+    run_and_check(Case(dtype=dtype, head_dim=64 if varlen else 128, varlen=varlen, seqused=True, gqa=True,
+                       causal=True, window=varlen))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_mqa_and_grad_through_lse(dtype):
+    case = Case(dtype=dtype, head_dim=64, gqa=True, heads=4, varlen=True, sink=True, causal=True)
+    assert case.heads_kv == 1
+    case.dlse = torch.randn(case.lse_shape(), device="cuda")
+    case.dlse[:, sum(VARLEN_Q):] = float("nan")  # padding columns: never read
+    run_and_check(case)
+
+
+# --- deterministic mode: bitwise over 3 runs, per feature ------------------------------------
+
+DETERMINISTIC = {"gqa": dict(gqa=True), "varlen": dict(varlen=True), "window": dict(window=True, causal=True),
+                 "softcap": dict(softcap=True), "sink": dict(sink=True),
+                 "all": dict(gqa=True, varlen=True, window=True, softcap=True, sink=True, causal=True)}
+
+
+@pytest.mark.parametrize("feature", list(DETERMINISTIC))
+def test_deterministic_mode_is_bitwise_reproducible_per_feature(feature):
+    case = Case(dtype=torch.bfloat16, head_dim=128 if feature in ("gqa", "all") else 64, **DETERMINISTIC[feature])
+    out, lse = case.forward()
+    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            if a is not None:
+                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0)), feature
+    ref, lowp = case.reference(torch.float64), case.reference(case.dtype)
+    check_backward(case, runs[0], ref, lowp)
+
+
+# --- the sm80 / sm89 code (PTX test libraries, forward only) through the same oracle ---------
+
+PTX_ARCHS = ["sm80_ptx", "sm89_ptx"]
+PTX_FEATURES = {"gqa": dict(gqa=True), "varlen": dict(varlen=True, seqused=True), "window": dict(window=True),
+                "window_causal": dict(window=True, causal=True), "softcap": dict(softcap=True),
+                "sink": dict(sink=True),
+                "all": dict(gqa=True, varlen=True, window=True, softcap=True, sink=True, causal=True)}
+
+
+@pytest.fixture
+def forced_arch(request):
+    _attention._set_forced_arch(request.param)
+    try:
+        yield request.param
+    finally:
+        _attention._set_forced_arch(None)
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("feature", list(PTX_FEATURES))
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_variant_features_match_float64(forced_arch, feature, dtype):
+    head_dim = 64 if (dtype == torch.float16) == (forced_arch == "sm80_ptx") else 128
+    run_and_check(Case(dtype=dtype, head_dim=head_dim, **PTX_FEATURES[feature]), backward=False)
+
+
+# --- the public API on the GPU: autograd, torch.compile, CUDA graphs --------------------------
+
+def test_public_varlen_api_autograd_matches_the_poisoned_kernel_runs():
+    case = Case(dtype=torch.float16, head_dim=128, gqa=True, varlen=True, window=True, softcap=True, sink=True,
+                causal=True)
+    q, k, v = (t.detach().clone().requires_grad_(True) for t in (case.q, case.k, case.v))
+    sink = case.sink.detach().clone().requires_grad_(True)
+    out, lse, probs = flashcore.flash_attn_varlen_func(
+        q, k, v, case.cu_q, case.cu_k, case.max_q, case.max_k, softmax_scale=case.scale, causal=True,
+        window_size=case.window, softcap=case.softcap, deterministic=True, return_attn_probs=True,
+        learnable_sink=sink)
+    assert probs is None and lse.shape == (case.heads, case.q.shape[0])
+    n = sum(VARLEN_Q)
+    out[:n].backward(case.dout[:n])
+    want_out, want_lse = case.forward()
+    assert torch.equal(out[:n], want_out[:n]) and torch.equal(lse[:, :n], want_lse[:, :n])
+    want = case.backward(want_out, want_lse, deterministic=True)
+    kmask = case.k_rows_mask()
+    assert torch.equal(q.grad[:n], want[0][:n])
+    assert torch.equal(k.grad[kmask], want[1][kmask]) and torch.equal(v.grad[kmask], want[2][kmask])
+    assert torch.allclose(sink.grad, want[3], rtol=1e-5, atol=1e-6)
+
+
+def test_public_dense_api_gqa_window_softcap_sink_and_packed_variants():
+    case = Case(dtype=torch.bfloat16, head_dim=64, gqa=True, window=True, softcap=True, sink=True, causal=True)
+    out = flashcore.flash_attn_func(case.q, case.k, case.v, softmax_scale=case.scale, causal=True,
+                                    window_size=case.window, softcap=case.softcap, learnable_sink=case.sink)
+    assert torch.equal(out, case.forward()[0])
+    same = flashcore.attention(case.q, case.k, case.v, softmax_scale=case.scale, causal=True,
+                               window_size=case.window, softcap=case.softcap, learnable_sink=case.sink)
+    assert torch.equal(out, same)
+    qkv = torch.randn(2, 100, 3, 4, 64, device="cuda", dtype=torch.float16)
+    got = flashcore.flash_attn_qkvpacked_func(qkv, causal=True, window_size=(20, 0))
+    q, k, v = qkv.unbind(2)
+    ref = features_reference(q, k, v, causal=True, window_size=(20, 0))
+    assert rel_err(got, ref.out) < 5e-3
+    kv = torch.randn(2, 120, 2, 1, 64, device="cuda", dtype=torch.float16)
+    got = flashcore.flash_attn_kvpacked_func(q, kv, softcap=3.0)
+    ref = features_reference(q, kv[:, :, 0], kv[:, :, 1], softcap=3.0)
+    assert rel_err(got, ref.out) < 5e-3
+
+
+def test_torch_compile_fullgraph_with_features():
+    case = Case(dtype=torch.bfloat16, head_dim=64, gqa=True, varlen=True, window=True, sink=True, causal=True,
+                seed=3)
+
+    def f(q, k, v, sink):
+        return flashcore.flash_attn_varlen_func(q, k, v, case.cu_q, case.cu_k, case.max_q, case.max_k,
+                                                causal=True, window_size=case.window, learnable_sink=sink)
+
+    torch._dynamo.reset()
+    compiled = torch.compile(f, fullgraph=True, backend="inductor")
+    n = sum(VARLEN_Q)
+    got, want = compiled(case.q, case.k, case.v, case.sink), f(case.q, case.k, case.v, case.sink)
+    assert torch.equal(got[:n], want[:n])
+    torch._dynamo.reset()
+
+
+def test_cuda_graph_capture_and_replay_with_features():
+    case = Case(dtype=torch.float16, head_dim=128, gqa=True, varlen=True, softcap=True, sink=True, causal=True,
+                seed=5)
+    n = sum(VARLEN_Q)
+
+    def f():
+        return flashcore.flash_attn_varlen_func(case.q, case.k, case.v, case.cu_q, case.cu_k, case.max_q,
+                                                case.max_k, causal=True, softcap=case.softcap,
+                                                learnable_sink=case.sink)
+
+    f()  # warm-up outside capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_out = f()
+    for seed in (21, 22):
+        new = Case(dtype=torch.float16, head_dim=128, gqa=True, varlen=True, seed=seed)
+        for dst, src in ((case.q, new.q), (case.k, new.k), (case.v, new.v)):
+            dst.copy_(src)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(static_out[:n], f()[:n])
+
+
+# --- compute-sanitizer: a small case of each feature, forward and backward --------------------
+
+SANITIZER_CASE = textwrap.dedent("""
+    import torch, flashcore
+    dev = "cuda"
+    cu_q = torch.tensor([0, 17, 17, 100], dtype=torch.int32, device=dev)
+    cu_k = torch.tensor([0, 40, 45, 110], dtype=torch.int32, device=dev)
+    def leaf(*s, dtype):
+        return torch.randn(*s, device=dev, dtype=dtype).requires_grad_(True)
+    for dtype, d in ((torch.float16, 64), (torch.bfloat16, 128)):
+        for kw in (dict(), dict(window_size=(20, 10)), dict(causal=True, window_size=(30, 0)), dict(softcap=2.0),
+                   dict(learnable_sink=True), dict(causal=True, window_size=(16, 0), softcap=2.0, learnable_sink=True,
+                                                   deterministic=True)):
+            kw = dict(kw)
+            sink = leaf(4, dtype=torch.float32) if kw.pop("learnable_sink", False) else None
+            q, k, v = leaf(2, 67, 4, d, dtype=dtype), leaf(2, 131, 2, d, dtype=dtype), leaf(2, 131, 2, d, dtype=dtype)
+            out = flashcore.flash_attn_func(q, k, v, learnable_sink=sink, **kw)
+            out.backward(torch.randn_like(out))
+            q, k, v = leaf(103, 4, d, dtype=dtype), leaf(112, 1, d, dtype=dtype), leaf(112, 1, d, dtype=dtype)
+            out = flashcore.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 83, 65, learnable_sink=sink, **kw)
+            out[:100].backward(torch.randn_like(out[:100]))
+    torch.cuda.synchronize()
+    print("sanitizer case done")
+""")
+
+
+@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
+def test_compute_sanitizer_small_case_per_feature(tool, tmp_path):
+    # "flashcore" is in the mangled name of every flashcore kernel (forward, backward, preprocess,
+    # convert), and of no torch kernel.
+    run_sanitizer(tool, SANITIZER_CASE, "flashcore", tmp_path)
+
+
+if __name__ == "__main__":
+    check_expected_gpu()
+    if os.path.exists(ERRORS_FILE):
+        os.remove(ERRORS_FILE)
+    rc = pytest.main([__file__, "-q", "-rs", "-p", "no:cacheprovider", "--durations=8"]
+                     + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else []))
+    print_error_summary()
+    sys.exit(rc)

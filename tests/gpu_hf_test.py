@@ -1,0 +1,219 @@
+"""GPU suite: flashcore as a Hugging Face transformers backend (attn_implementation="flashcore",
+flashcore.integrations.transformers), instantiated per GPU kind by tests/gpu.bzl. Needs the GPU
+machine's transformers (5.x); models are built from small configs with random weights (no
+downloads): Llama (GQA), Mistral (sliding window), Gemma 2 (softcap + window), gpt-oss (sinks +
+window; one expert, so routing cannot differ between runs).
+
+Rule, as for the kernels: against a float32 eager-attention reference, the flashcore model's
+logits (and one training step's gradients) in bfloat16 must be within 2x the error of the same
+model in bfloat16 with transformers' own attention (sdpa; eager for gpt-oss, which has no sdpa,
+and for Gemma 2, whose sdpa path in transformers ignores attn_logit_softcapping),
+floored at bfloat16's unit roundoff. Each feature must also matter on the inputs used (the
+reference without it differs by far more than that bound), so the test cannot pass by a
+feature being dropped.
+"""
+
+import copy
+import os
+import sys
+
+import pytest
+import torch
+
+EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
+BF16_ROUNDOFF = 2.0**-8
+VOCAB, SEQ, BATCH = 512, 100, 2
+PACKED_LENGTHS = (40, 25, 35)
+
+
+def check_expected_gpu():
+    if not torch.cuda.is_available():
+        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
+    name = torch.cuda.get_device_name()
+    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
+        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
+                 % (EXPECTED_GPU, name, EXPECTED_GPU))
+
+
+try:
+    import transformers
+    from transformers import AutoModelForCausalLM
+except ImportError as e:  # the GPU machines have transformers 5.x: its absence is a failure here
+    raise ImportError("gpu_hf_test needs transformers 5.x on the GPU machine: %s" % e) from e
+
+from flashcore.integrations import transformers as fc_hf  # noqa: E402
+
+NAME = fc_hf.register()
+
+
+def _configs():
+    common = dict(vocab_size=VOCAB, hidden_size=256, intermediate_size=512, num_hidden_layers=2,
+                  num_attention_heads=4, head_dim=64, max_position_embeddings=1024, initializer_range=0.1,
+                  tie_word_embeddings=False)
+    cfgs = {}
+    cfgs["llama"] = (transformers.LlamaConfig(num_key_value_heads=1, **common), "sdpa", {})
+    cfgs["mistral"] = (transformers.MistralConfig(num_key_value_heads=2, sliding_window=24, **common), "sdpa",
+                       dict(sliding_window=None))
+    cfgs["gemma2"] = (transformers.Gemma2Config(num_key_value_heads=2, sliding_window=24, attn_logit_softcapping=1.0,
+                                                final_logit_softcapping=None, query_pre_attn_scalar=64,
+                                                layer_types=["sliding_attention", "full_attention"], **common),
+                      "eager", dict(attn_logit_softcapping=None))  # transformers' sdpa path drops softcap
+    gpt_oss = getattr(transformers, "GptOssConfig", None)
+    if gpt_oss is not None:
+        oss = {k: v for k, v in common.items() if k != "max_position_embeddings"}  # its yarn rope's defaults
+        cfgs["gpt_oss"] = (gpt_oss(num_key_value_heads=2, sliding_window=24, num_local_experts=1, num_experts_per_tok=1,
+                                   layer_types=["sliding_attention", "full_attention"], **oss), "eager",
+                           dict(sinks_zero=True))
+    return cfgs
+
+
+CONFIGS = _configs()
+
+
+class Trio:
+    """One set of random weights as three models: float32 eager (the reference), bfloat16 with
+    transformers' attention (the "same math in bf16"), bfloat16 with flashcore."""
+
+    def __init__(self, name, seed=0):
+        cfg, self.lowp_impl, self.ablation = CONFIGS[name]
+        cfg = copy.deepcopy(cfg)
+        self.name, self.cfg = name, cfg
+        torch.manual_seed(seed)
+        base = AutoModelForCausalLM.from_config(copy.deepcopy(cfg), attn_implementation="eager")
+        if name == "gpt_oss":  # sinks large enough to take a visible share of each row
+            for layer in base.model.layers:
+                layer.self_attn.sinks.data.normal_(0.0, 2.0)
+        self.state = {k: v.clone() for k, v in base.state_dict().items()}
+        self.ref = self.build("eager", torch.float32, cfg)
+        self.lowp = self.build(self.lowp_impl, torch.bfloat16, cfg)
+        self.ours = self.build(NAME, torch.bfloat16, cfg)
+        assert self.ours.config._attn_implementation == NAME
+        assert self.ref.config._attn_implementation == "eager" and self.lowp.config._attn_implementation == self.lowp_impl
+
+    def build(self, impl, dtype, cfg):
+        # A config of its own per model: from_config records the implementation in the config,
+        # and models sharing one would all run the last one asked for.
+        m = AutoModelForCausalLM.from_config(copy.deepcopy(cfg), attn_implementation=impl)
+        m.load_state_dict(self.state)
+        return m.to(device="cuda", dtype=dtype).eval()
+
+    def ablated_reference(self):
+        """The float32 reference without the model's feature (window, softcap or sinks)."""
+        if not self.ablation:
+            return None
+        cfg = copy.deepcopy(self.cfg)
+        for key, value in self.ablation.items():
+            if key != "sinks_zero":
+                setattr(cfg, key, value)
+        m = AutoModelForCausalLM.from_config(cfg, attn_implementation="eager")
+        state = dict(self.state)
+        if self.ablation.get("sinks_zero"):
+            state = {k: (torch.full_like(v, -1e4) if k.endswith("self_attn.sinks") else v) for k, v in state.items()}
+        m.load_state_dict(state)
+        return m.to(device="cuda", dtype=torch.float32).eval()
+
+
+def rel_err(x, ref):
+    return ((x.double() - ref.double()).norm() / ref.double().norm().clamp_min(1e-30)).item()
+
+
+def check(name, what, ours, lowp, ref, ablated=None):
+    assert torch.isfinite(ours).all(), "%s %s: non-finite values from flashcore" % (name, what)
+    e_ours, e_lowp = rel_err(ours, ref), rel_err(lowp, ref)
+    bound = 2 * max(e_lowp, BF16_ROUNDOFF)
+    print("%-8s %-10s flashcore %.3e  %s-bf16 %.3e  bound %.3e" % (name, what, e_ours, CONFIGS[name][1], e_lowp, bound))
+    assert e_ours <= bound, "%s %s: flashcore rel err %.3g > 2x transformers' own bf16 attention (%.3g)" % (
+        name, what, e_ours, e_lowp)
+    if ablated is not None:
+        e_abl = rel_err(ablated, ref)  # what flashcore's error would be, had it dropped the feature
+        assert e_abl > 2 * bound, "%s %s: the feature does not matter on these inputs (%.3g vs bound %.3g)" % (
+            name, what, e_abl, bound)
+
+
+def tokens(batch, seq, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return torch.randint(0, VOCAB, (batch, seq), device="cuda", generator=g)
+
+
+@pytest.fixture(scope="module", params=list(CONFIGS))
+def trio(request):
+    return Trio(request.param)
+
+
+def test_registered_in_both_interfaces():
+    from transformers import AttentionInterface, AttentionMaskInterface
+    assert NAME in AttentionInterface._global_mapping and NAME in AttentionMaskInterface._global_mapping
+    assert "gpt_oss" in CONFIGS, "transformers %s has no gpt-oss: sinks untested here" % transformers.__version__
+
+
+@torch.no_grad()
+def test_logits_match(trio):
+    ids = tokens(BATCH, SEQ, 1)
+    ref = trio.ref(ids).logits
+    abl = trio.ablated_reference()
+    check(trio.name, "logits", trio.ours(ids).logits, trio.lowp(ids).logits, ref,
+          None if abl is None else abl(ids).logits)
+
+
+@torch.no_grad()
+def test_padded_batch_takes_the_varlen_path_and_matches(trio, monkeypatch):
+    import flashcore
+    ids = tokens(BATCH, SEQ, 2)
+    mask = torch.ones(BATCH, SEQ, dtype=torch.long, device="cuda")
+    mask[0, -20:] = 0  # right padding
+    mask[1, :30] = 0   # left padding
+    calls = []
+    real = flashcore.flash_attn_varlen_func
+
+    def spy(*a, **kw):
+        calls.append(kw)
+        return real(*a, **kw)
+    # transformers' loader hands out flashcore.flash_attn_varlen_func: spy on it there
+    from transformers import modeling_flash_attention_utils as fa_utils
+    monkeypatch.setattr(fa_utils, "_flash_varlen_fn", spy)
+    ours = trio.ours(ids, attention_mask=mask).logits
+    assert calls, "the padded batch did not go through flash_attn_varlen_func"
+    valid = mask.bool()
+    ref = trio.ref(ids, attention_mask=mask).logits
+    check(trio.name, "padded", ours[valid], trio.lowp(ids, attention_mask=mask).logits[valid], ref[valid])
+
+
+@torch.no_grad()
+def test_packed_batch_matches_separate_sequences(trio):
+    ids = tokens(1, sum(PACKED_LENGTHS), 3)
+    position_ids = torch.cat([torch.arange(n, device="cuda") for n in PACKED_LENGTHS])[None]
+    ours = trio.ours(ids, position_ids=position_ids).logits[0]
+    pieces = torch.split(ids, PACKED_LENGTHS, dim=1)
+    ref = torch.cat([trio.ref(p).logits[0] for p in pieces])
+    lowp = torch.cat([trio.lowp(p).logits[0] for p in pieces])
+    check(trio.name, "packed", ours, lowp, ref)
+    # and through precomputed cu_seq_lens_* kwargs (data collators with flattening pass them)
+    cu = torch.tensor([0, 40, 65, 100], dtype=torch.int32, device="cuda")
+    ours_kw = trio.ours(ids, position_ids=position_ids, cu_seq_lens_q=cu, cu_seq_lens_k=cu, max_length_q=40,
+                        max_length_k=40).logits[0]
+    assert torch.equal(ours_kw, ours)
+
+
+def test_one_training_step_gradients_match(trio):
+    ids = tokens(BATCH, SEQ, 4)
+    labels = tokens(BATCH, SEQ, 5)
+    grads = {}
+    for which in ("ref", "lowp", "ours"):
+        m = getattr(trio, which).train()
+        m.zero_grad(set_to_none=True)
+        out = m(ids, labels=labels)
+        out.loss.backward()
+        grads[which] = torch.cat([p.grad.detach().double().flatten() for p in m.parameters() if p.grad is not None])
+        if which == "ours" and trio.name == "gpt_oss":
+            sinks = [layer.self_attn.sinks.grad for layer in m.model.layers]
+            assert all(s is not None and torch.isfinite(s).all() and s.abs().sum() > 0 for s in sinks)
+        m.eval()
+    assert grads["ours"].shape == grads["ref"].shape
+    check(trio.name, "grads", grads["ours"], grads["lowp"], grads["ref"])
+
+
+if __name__ == "__main__":
+    check_expected_gpu()
+    print("transformers", transformers.__version__)
+    sys.exit(pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider"]
+                         + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else [])))
