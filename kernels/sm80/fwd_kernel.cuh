@@ -124,22 +124,21 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
                   static_cast<int64_t>(seq.row0_k) * p.v_row_stride + head_kv * p.v_head_stride;
 
   // The key blocks this query block sees (causal / sliding window, bottom-right aligned): only
-  // those are loaded, so a window's cost follows the window, not seqlen_k. Masked instantiation:
-  // the blocks of [n_first, n_end) outside [unmasked_first, unmasked_end) need the per-element
-  // mask (AttentionMask::block_needs_mask: the masked blocks are a prefix and a suffix). The
-  // unmasked one needs it only on a block reaching past the keys' end.
+  // those are loaded, so a window's cost follows the window, not seqlen_k. Those of
+  // [n_first, n_end) outside [unmasked_first, unmasked_end) need the per-element mask
+  // (AttentionMask::block_needs_mask, evaluated at both ends of the range: the masked blocks
+  // are a prefix and a suffix; two block indices keep the loop's live registers down).
   const AttentionMask<kCausal> mask(seq, p);
   int n_first, n_end;
   mask.key_blocks(m0, kBlockM, kBlockN, n_first, n_end);
   int unmasked_first = n_first, unmasked_end = n_end;
-  if constexpr (kCausal) {
+  if constexpr (kCausal) {  // unmasked: only blocks reaching past the keys' end, a suffix
     while (unmasked_first < n_end && mask.block_needs_mask(m0, kBlockM, unmasked_first * kBlockN, kBlockN)) {
       ++unmasked_first;
     }
-    while (unmasked_end > unmasked_first &&
-           mask.block_needs_mask(m0, kBlockM, (unmasked_end - 1) * kBlockN, kBlockN)) {
-      --unmasked_end;
-    }
+  }
+  while (unmasked_end > unmasked_first && mask.block_needs_mask(m0, kBlockM, (unmasked_end - 1) * kBlockN, kBlockN)) {
+    --unmasked_end;
   }
 
   // Flat m16n8 fragments (acc[4 * t + 2 * h + e]: row group + 8h, column 8t + 2 tig + e).
@@ -153,15 +152,11 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   // Softcap: the scores become tanh(scale * s / softcap) and the softmax's scale softcap * log2(e).
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
 
-  // Key block j lives in stage j % 2 (so the loop needs no block counter of its own).
   if (n_first < n_end) {
-    const int stage = n_first & 1;
     load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, seq.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + stage * kBlockN * kHeadDim, k, p.k_row_stride,
-                                                         n_first * kBlockN, seq.seqlen_k);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n_first * kBlockN, seq.seqlen_k);
     cp_async_commit();
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + stage * kBlockN * kHeadDim, v, p.v_row_stride,
-                                                         n_first * kBlockN, seq.seqlen_k);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k);
     cp_async_commit();
   }
 
@@ -171,27 +166,9 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   constexpr bool kQInRegs = kHeadDim <= 64 || kMinCtas < 2;
   uint32_t q_frag[kQInRegs ? kKSteps : 1][4];
   const int q_ld_row = warp * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
-  // The loop's bounds live in shared memory, read where used: kept in registers across the loop
-  // they cost spills of the accumulators at the 128-register cap (two 256-thread CTAs per SM).
-  __shared__ int loop_bounds[4];  // n_end, unmasked_first, unmasked_end, the sequence's seqlen_k
-  if (threadIdx.x == 0) {
-    loop_bounds[0] = n_end;
-    loop_bounds[1] = unmasked_first;
-    loop_bounds[2] = unmasked_end;
-    loop_bounds[3] = seq.seqlen_k;
-  }
-  if (kQInRegs && n_first < n_end) cp_async_wait<1>();  // Q (and K of the first block) have landed
-  __syncthreads();
-  if (kQInRegs && n_first < n_end) {
-#pragma unroll
-    for (int kk = 0; kk < kKSteps; ++kk) {
-      ldmatrix_x4(q_frag[kQInRegs ? kk : 0], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
-    }
-  }
 
-  for (int j = n_first; j < loop_bounds[0]; ++j) {
-    const int seqlen_k = loop_bounds[3];
-    const int stage = j & 1;
+  for (int j = n_first; j < n_end; ++j) {
+    const int stage = (j - n_first) & 1;
     const int n0 = j * kBlockN;
     const Element* sKs = sK + stage * kBlockN * kHeadDim;
     const Element* sVs = sV + stage * kBlockN * kHeadDim;
@@ -202,17 +179,22 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     // whole step (S, softmax and P V): every warp finished reading those stages (S_{j-1} and
     // P V_{j-1}) before the barrier above. The commits are unconditional so the group count
     // stays fixed: after them the groups in flight are V_j, K_{j+1}, V_{j+1}.
-    const bool prefetch = j + 1 < loop_bounds[0];
-    if (prefetch) {
+    if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
-                                                           p.k_row_stride, n0 + kBlockN, seqlen_k);
+                                                           p.k_row_stride, n0 + kBlockN, seq.seqlen_k);
     }
     cp_async_commit();
-    if (prefetch) {
+    if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
-                                                           p.v_row_stride, n0 + kBlockN, seqlen_k);
+                                                           p.v_row_stride, n0 + kBlockN, seq.seqlen_k);
     }
     cp_async_commit();
+    if (kQInRegs && j == n_first) {
+#pragma unroll
+      for (int kk = 0; kk < kKSteps; ++kk) {
+        ldmatrix_x4(q_frag[kQInRegs ? kk : 0], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
+      }
+    }
 
     // S = Q K_j^T for this warp's 16 rows x kBlockN keys.
     float acc_s[kNTiles * 4];
@@ -238,7 +220,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     // needs the per-element mask if some row of this CTA does not see all of it (keys past the
     // sequence's end, or outside the causal / sliding window).
     float alpha[2];
-    if (kCausal ? (j < loop_bounds[1] || j >= loop_bounds[2]) : n0 + kBlockN > loop_bounds[3]) {
+    if (j < unmasked_first || j >= unmasked_end) {
       softmax.template step<true>(acc_s, scale_log2, n0, key_limit, alpha);
     } else {
       softmax.template step<false>(acc_s, scale_log2, n0, key_limit, alpha);
