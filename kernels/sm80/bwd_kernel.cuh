@@ -628,6 +628,17 @@ inline bool sm90_wide_tiles_requested() {
   return requested;
 }
 
+// Test-only, sm90a: FLASHCORE_BWD_SM90_MMA_SYNC=1 sends every sm90a backward to this file's
+// mma.sync kernel, the fallback for layouts the TMA cannot describe, which no valid Python call
+// reaches otherwise (kernels/sm80/features_dev_check.py --bwd fallback). Read once per process.
+inline bool sm90_mma_sync_requested() {
+  static const bool requested = [] {
+    const char* e = std::getenv("FLASHCORE_BWD_SM90_MMA_SYNC");
+    return e != nullptr && std::strcmp(e, "1") == 0;
+  }();
+  return requested;
+}
+
 }  // namespace bwd
 
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
