@@ -3,14 +3,19 @@
 // Three kernels, launched in order on one stream by launch_bwd:
 //   1. preprocess: D_i = rowsum(dO_i * O_i) - dlse_i (fp32), zero the fp32 dQ accumulator and
 //      (deterministic mode) the dQ semaphores.
-//   2. main: one CTA per (key block, head, batch). K_j, V_j stay in shared memory; the CTA walks
-//      the query blocks that see its keys, recomputes P^T = exp(K Q^T * scale - lse) from the saved
-//      log-sum-exp (no S x S matrix in global memory), and accumulates in registers
+//   2. main: one CTA per (key block, k/v head, batch). K_j, V_j stay in shared memory; the CTA
+//      walks, for each query head of the k/v head's GQA group, the query blocks that see its keys
+//      (AttentionMask::query_blocks: causal / sliding window), recomputes
+//      P^T = exp(K Q^T * scale - lse) from the saved log-sum-exp (no S x S matrix in global
+//      memory), and accumulates in registers, summed over the group's query heads,
 //          dV += P^T dO,   dP^T = V dO^T,   dS^T = P^T o (dP^T - D),   dK += dS^T Q
-//      Each warp owns 16 keys. dS^T goes through shared memory so that every warp can add its 16
-//      query rows of dQ += dS K to the fp32 accumulator: with atomicAdd (fast mode), or, in
-//      deterministic mode, as plain read-add-write in key-block order, serialised per
-//      (batch, head, query block) by a semaphore, so the summation order is fixed.
+//      (softcap: S^T = tanh(scale * K Q^T / softcap) and dS^T times 1 - tanh^2; a sink needs
+//      nothing here, the lse includes it). Each warp owns 16 keys. dS^T goes through shared
+//      memory so that every warp can add its 16 query rows of dQ += dS K to the fp32 accumulator
+//      of its query head: with atomicAdd (fast mode), or, in deterministic mode, as plain
+//      read-add-write in key-block order, serialised per (batch, query head, query block) by a
+//      semaphore, so the summation order is fixed. Packed varlen: SeqInfo's row offsets, key
+//      blocks past the sequence return at once, every row load is predicated by its length.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
 // Pipelining (kStages = 2, sm90a): Q, dO and the lse, D rows of query block m+1 are copied with
 // cp.async into the other shared-memory stage while block m is computed (lse raw; the thread that

@@ -1,8 +1,10 @@
-// FlashAttention-2-style forward: one CTA per (query block, head, batch); K/V stream through
-// double-buffered shared memory (cp.async); S = Q K^T and O += P V on tensor cores
+// FlashAttention-2-style forward: one CTA per (query block, head, batch); K/V (of the head's
+// GQA k/v head) stream through double-buffered shared memory (cp.async), only the key blocks the
+// causal / sliding window lets the query block see; S = Q K^T and O += P V on tensor cores
 // (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent) and
 // masking from kernels/common/online_softmax.cuh, shared with the Hopper forward (the mma.sync
-// accumulator is its m16n8 fragment layout); S never leaves registers. Included only by the
+// accumulator is its m16n8 fragment layout); S never leaves registers. Softcap, sinks and packed
+// varlen (kernels/common/mask.cuh's SeqInfo) are run-time arguments, as the window is. Included only by the
 // generated instantiation TUs, after the traits header of their dtype.
 //
 // kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
