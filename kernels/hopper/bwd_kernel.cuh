@@ -508,7 +508,9 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
         p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
       kDType, t.batch, kHeadDim);
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
-  if (err != cudaSuccess) return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+  if (err != cudaSuccess || bwd::sm90_mma_sync_requested()) {
+    return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+  }
 
   constexpr auto kernel = &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
   err = ensure_dynamic_smem<kernel>(kSmemBytes);

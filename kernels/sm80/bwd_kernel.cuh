@@ -3,14 +3,19 @@
 // Three kernels, launched in order on one stream by launch_bwd:
 //   1. preprocess: D_i = rowsum(dO_i * O_i) - dlse_i (fp32), zero the fp32 dQ accumulator and
 //      (deterministic mode) the dQ semaphores.
-//   2. main: one CTA per (key block, head, batch). K_j, V_j stay in shared memory; the CTA walks
-//      the query blocks that see its keys, recomputes P^T = exp(K Q^T * scale - lse) from the saved
-//      log-sum-exp (no S x S matrix in global memory), and accumulates in registers
+//   2. main: one CTA per (key block, k/v head, batch). K_j, V_j stay in shared memory; the CTA
+//      walks, for each query head of the k/v head's GQA group, the query blocks that see its keys
+//      (AttentionMask::query_blocks: causal / sliding window), recomputes
+//      P^T = exp(K Q^T * scale - lse) from the saved log-sum-exp (no S x S matrix in global
+//      memory), and accumulates in registers, summed over the group's query heads,
 //          dV += P^T dO,   dP^T = V dO^T,   dS^T = P^T o (dP^T - D),   dK += dS^T Q
-//      Each warp owns 16 keys. dS^T goes through shared memory so that every warp can add its 16
-//      query rows of dQ += dS K to the fp32 accumulator: with atomicAdd (fast mode), or, in
-//      deterministic mode, as plain read-add-write in key-block order, serialised per
-//      (batch, head, query block) by a semaphore, so the summation order is fixed.
+//      (softcap: S^T = tanh(scale * K Q^T / softcap) and dS^T times 1 - tanh^2; a sink needs
+//      nothing here, the lse includes it). Each warp owns 16 keys. dS^T goes through shared
+//      memory so that every warp can add its 16 query rows of dQ += dS K to the fp32 accumulator
+//      of its query head: with atomicAdd (fast mode), or, in deterministic mode, as plain
+//      read-add-write in key-block order, serialised per (batch, query head, query block) by a
+//      semaphore, so the summation order is fixed. Packed varlen: SeqInfo's row offsets, key
+//      blocks past the sequence return at once, every row load is predicated by its length.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
 // Pipelining (kStages = 2, sm90a): Q, dO and the lse, D rows of query block m+1 are copied with
 // cp.async into the other shared-memory stage while block m is computed (lse raw; the thread that
@@ -230,7 +235,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   float* sDsum_base = sLse_base + kStages * kBlockM;                  // kStages x kBlockM: D
 
   const int n_block = blockIdx.x;
-  const int head = blockIdx.y;
+  const int head_kv = blockIdx.y;  // GQA: the CTA serves the query heads of one k/v head
   const int batch = blockIdx.z;
   const int tid = threadIdx.x;
   const int warp = tid / 32;
@@ -239,64 +244,89 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   const int tig = lane % 4;
   const int n0 = n_block * kBlockN;
 
-  const auto* q = static_cast<const Element*>(p.q) + batch * p.q_batch_stride + head * p.q_head_stride;
-  const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride + head * p.k_head_stride;
-  const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride + head * p.v_head_stride;
-  const auto* dout = static_cast<const Element*>(p.dout) + batch * p.do_batch_stride + head * p.do_head_stride;
-  auto* dk = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride + head * p.dk_head_stride;
-  auto* dv = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride + head * p.dv_head_stride;
-  const int64_t bh = static_cast<int64_t>(batch) * p.heads + head;
-  const float* lse = p.lse + bh * p.seqlen_q;
-  const float* dsum = p.dsum + bh * p.seqlen_q;
-  float* dq_accum = p.dq_accum + bh * p.seqlen_q * kHeadDim;
-  const int m_blocks_total = (p.seqlen_q + kBlockM - 1) / kBlockM;
-  int* semaphore = kDeterministic ? p.dq_semaphore + bh * m_blocks_total : nullptr;
+  // This CTA's sequence: dense, or one of a packed batch (the grid spans the longest; key blocks
+  // past this one's keys do nothing).
+  const SeqInfo seq(p, batch, p.seqlen_q, p.seqlen_k);
+  if (n0 >= seq.seqlen_k) return;
+  const bool varlen = p.cu_seqlens_q != nullptr;
 
-  // Bottom-right causal alignment: query i sees key j iff j <= i + diag. The first query that sees
-  // key n0 is n0 - diag.
-  const int diag = p.seqlen_k - p.seqlen_q;
-  const int m_begin = kCausal ? max(0, n0 - diag) / kBlockM : 0;
-  const int m_end = m_blocks_total;
-
-  // Q, dO of query block m_block into stage `stage` (cp.async, not committed here).
-  auto load_q_do = [&](int m_block, int stage) {
-    const int m0 = m_block * kBlockM;
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ_base + stage * kBlockM * kHeadDim, q, p.q_row_stride,
-                                                         m0, p.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO_base + stage * kBlockM * kHeadDim, dout,
-                                                         p.do_row_stride, m0, p.seqlen_q);
+  // Row 0 of this sequence in every tensor (the query-side ones before their head offset).
+  const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride +
+                  static_cast<int64_t>(seq.row0_k) * p.k_row_stride + head_kv * p.k_head_stride;
+  const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride +
+                  static_cast<int64_t>(seq.row0_k) * p.v_row_stride + head_kv * p.v_head_stride;
+  auto* dk = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride +
+             static_cast<int64_t>(seq.row0_k) * p.dk_row_stride + head_kv * p.dk_head_stride;
+  auto* dv = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride +
+             static_cast<int64_t>(seq.row0_k) * p.dv_row_stride + head_kv * p.dv_head_stride;
+  const auto* q_seq = static_cast<const Element*>(p.q) + batch * p.q_batch_stride +
+                      static_cast<int64_t>(seq.row0_q) * p.q_row_stride;
+  const auto* dout_seq = static_cast<const Element*>(p.dout) + batch * p.do_batch_stride +
+                         static_cast<int64_t>(seq.row0_q) * p.do_row_stride;
+  // Row 0 of (this sequence, query head hq) in lse's layout (also dsum's and dq_accum's rows):
+  // dense (batch, heads, seqlen_q), packed (heads, total_q).
+  auto stat_row0 = [&](int hq) -> int64_t {
+    return varlen ? static_cast<int64_t>(hq) * p.total_q + seq.row0_q
+                  : (static_cast<int64_t>(batch) * p.heads + hq) * p.seqlen_q;
   };
-  // kStages == 1: this thread's row statistic of query block m_block, stored to shared memory:
-  // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past seqlen_q: 0 (masked).
-  auto load_store_stat = [&](int m_block) {
-    const int m0 = m_block * kBlockM;
+  const int m_blocks_total = (p.seqlen_q + kBlockM - 1) / kBlockM;  // semaphores per (batch, head)
+
+  // The query blocks that see this key block (causal / sliding window, bottom-right aligned),
+  // walked once per query head of the group: visit `it` is query head head0 + it / n_m, query
+  // block m_first + it % n_m.
+  const AttentionMask<kCausal> mask(seq, p);
+  int m_first, m_last_end;
+  mask.query_blocks(n0, kBlockN, kBlockM, m_first, m_last_end);
+  const int n_m = max(0, m_last_end - m_first);
+  const int heads_per_kv = p.heads / p.heads_kv;
+  const int head0 = head_kv * heads_per_kv;
+  const int n_visits = heads_per_kv * n_m;
+  auto visit_head = [&](int it) { return head0 + it / n_m; };
+  auto visit_block = [&](int it) { return m_first + it % n_m; };
+
+  // Q, dO of visit `it` into stage `stage` (cp.async, not committed here).
+  auto load_q_do = [&](int it, int stage) {
+    const int hq = visit_head(it);
+    const int m0 = visit_block(it) * kBlockM;
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ_base + stage * kBlockM * kHeadDim,
+                                                         q_seq + hq * p.q_head_stride, p.q_row_stride, m0,
+                                                         seq.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO_base + stage * kBlockM * kHeadDim,
+                                                         dout_seq + hq * p.do_head_stride, p.do_row_stride, m0,
+                                                         seq.seqlen_q);
+  };
+  // kStages == 1: this thread's row statistic of visit `it`, stored to shared memory:
+  // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past the sequence: 0 (masked).
+  auto load_store_stat = [&](int it) {
+    const int64_t r0 = stat_row0(visit_head(it));
+    const int m0 = visit_block(it) * kBlockM;
     if (tid < kBlockM) {
       const int row = m0 + tid;
-      sLse_base[tid] = row < p.seqlen_q ? lse_log2(lse[row]) : 0.f;
+      sLse_base[tid] = row < seq.seqlen_q ? lse_log2(p.lse[r0 + row]) : 0.f;
     } else if (tid < 2 * kBlockM) {
       const int row = m0 + tid - kBlockM;
-      sDsum_base[tid - kBlockM] = row < p.seqlen_q ? dsum[row] : 0.f;
+      sDsum_base[tid - kBlockM] = row < seq.seqlen_q ? p.dsum[r0 + row] : 0.f;
     }
   };
   // kStages == 2: the same rows copied raw with cp.async into stage `stage` (lse not converted;
-  // rows past seqlen_q read nothing and get 0).
-  auto load_stat_async = [&](int m_block, int stage) {
+  // rows past the sequence read nothing and get 0).
+  auto load_stat_async = [&](int it, int stage) {
     if (tid >= 2 * kBlockM) return;
     const int r = tid % kBlockM;
-    const int row = m_block * kBlockM + r;
-    const bool valid = row < p.seqlen_q;
-    const float* src = (tid < kBlockM ? lse : dsum) + (valid ? row : 0);
+    const int row = visit_block(it) * kBlockM + r;
+    const bool valid = row < seq.seqlen_q;
+    const float* src = (tid < kBlockM ? p.lse : p.dsum) + (valid ? stat_row0(visit_head(it)) + row : 0);
     float* dst = (tid < kBlockM ? sLse_base : sDsum_base) + stage * kBlockM + r;
     cp_async_4(smem_u32(dst), src, valid ? 4 : 0);
   };
 
-  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n0, p.seqlen_k);
-  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n0, p.seqlen_k);
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n0, seq.seqlen_k);
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n0, seq.seqlen_k);
   if constexpr (kStages == 2) {
-    // The first query block joins K, V's copy group.
-    if (m_begin < m_end) {
-      load_q_do(m_begin, 0);
-      load_stat_async(m_begin, 0);
+    // The first visit joins K, V's copy group.
+    if (n_visits > 0) {
+      load_q_do(0, 0);
+      load_stat_async(0, 0);
     }
   }
   cp_async_commit();
@@ -308,13 +338,22 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 #pragma unroll
     for (int e = 0; e < 4; ++e) acc_dk[t][e] = acc_dv[t][e] = 0.f;
   }
-  const float scale_log2 = p.softmax_scale * kLog2e;
+  const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);  // softcap * log2(e) when softcapped
   const int key_lo = n0 + warp * 16 + group;  // this thread's keys: key_lo and key_lo + 8
 
-  // One step per query block; the stage is a template constant (the loop below runs two steps
-  // per iteration when kStages == 2) so that shared-memory addresses fold into immediates.
-  auto step = [&](const int m_block, auto stage_c) {
+  // Softcap: S^T becomes tanh(scale * s / softcap), the softmax's scale softcap * log2(e), and dS
+  // gets the factor 1 - tanh^2, recovered from P (log2 P = tanh * scale_log2 - lse * log2(e)).
+  const bool softcapped = p.softcap > 0.f;
+  const float scale_over_softcap = softcapped ? p.softmax_scale / p.softcap : 0.f;
+  const float inv_scale_log2 = 1.f / scale_log2;
+
+  // One step per visit (query head, query block); the stage is a template constant (the loop
+  // below runs two steps per iteration when kStages == 2) so that shared-memory addresses fold
+  // into immediates.
+  auto step = [&](const int it, auto stage_c) {
     constexpr int stage = decltype(stage_c)::value;
+    const int hq = visit_head(it);
+    const int m_block = visit_block(it);
     const int m0 = m_block * kBlockM;
     const Element* sQ = sQ_base + stage * kBlockM * kHeadDim;
     const Element* sdO = sdO_base + stage * kBlockM * kHeadDim;
@@ -323,9 +362,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     if constexpr (kStages == 2) {
       // Prefetch block m_block + 1 into the other stage, last read in the previous step (which
       // ended with a barrier). An empty group when there is none keeps wait<1> uniform.
-      if (m_block + 1 < m_end) {
-        load_q_do(m_block + 1, stage ^ 1);
-        load_stat_async(m_block + 1, stage ^ 1);
+      if (it + 1 < n_visits) {
+        load_q_do(it + 1, stage ^ 1);
+        load_stat_async(it + 1, stage ^ 1);
       }
       cp_async_commit();
       cp_async_wait<1>();  // everything but the prefetch: this step's Q, dO, lse, D (and K, V)
@@ -335,9 +374,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
         *l = lse_log2(*l);
       }
     } else {
-      load_q_do(m_block, 0);
+      load_q_do(it, 0);
       cp_async_commit();
-      load_store_stat(m_block);
+      load_store_stat(it);
       cp_async_wait<0>();
     }
     __syncthreads();
@@ -382,22 +421,38 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     float acc_s[kQTiles][4];
     keys_x_queries(acc_s, sK, sQ);
 
-    // P^T = exp2(S^T * scale * log2e - lse * log2e), masked entries exactly 0.
-    const bool needs_mask = m0 + kBlockM > p.seqlen_q || n0 + kBlockN > p.seqlen_k ||
-                            (kCausal && n0 + kBlockN - 1 > m0 + diag);
+    if (softcapped) {
 #pragma unroll
-    for (int t = 0; t < kQTiles; ++t) {
+      for (int t = 0; t < kQTiles; ++t) softcap_scores(acc_s[t], scale_over_softcap);
+    }
+
+    // P^T = exp2(S^T * scale * log2e - lse * log2e), masked entries exactly 0. Per-element masks
+    // only where some (row, key) of the block is not visible: rows / keys past the sequence, or
+    // outside the causal / sliding window.
+    const bool needs_mask = m0 + kBlockM > seq.seqlen_q || mask.block_needs_mask(m0, kBlockM, n0, kBlockN);
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < 2; ++h) {
+      const int key = key_lo + 8 * h;
+      // The query rows [row_lo, row_hi) that see this key (none for a key past the sequence).
+      int row_lo = 0, row_hi = seq.seqlen_q;
+      if (needs_mask) {
+        if (key >= seq.seqlen_k) {
+          row_hi = 0;
+        } else if (kCausal) {
+          const int diag_row = key + seq.seqlen_q - seq.seqlen_k;  // the row whose diagonal is `key`
+          if (mask.window_right >= 0) row_lo = max(0, diag_row - mask.window_right);
+          if (mask.window_left >= 0) row_hi = min(seq.seqlen_q, diag_row + mask.window_left + 1);
+        }
+      }
+#pragma unroll
+      for (int t = 0; t < kQTiles; ++t) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int qi = t * 8 + tig * 2 + e;  // query within the block
-          const int key = key_lo + 8 * h;
           float pe = exp2f(acc_s[t][2 * h + e] * scale_log2 - sLse[qi]);
           if (needs_mask) {
             const int row = m0 + qi;
-            const bool valid = row < p.seqlen_q && key < p.seqlen_k && (!kCausal || key <= row + diag);
-            if (!valid) pe = 0.f;
+            if (row < row_lo || row >= row_hi) pe = 0.f;
           }
           acc_s[t][2 * h + e] = pe;
         }
@@ -424,7 +479,14 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int qi = t * 8 + tig * 2 + e;
-          acc_dp[t][2 * h + e] = acc_s[t][2 * h + e] * (acc_dp[t][2 * h + e] - sDsum[qi]);
+          const float pe = acc_s[t][2 * h + e];
+          float ds = pe * (acc_dp[t][2 * h + e] - sDsum[qi]);
+          if (softcapped) {
+            // tanh from P (clamped: P = 0 gives -inf, and dS is 0 there anyway).
+            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) * inv_scale_log2));
+            ds *= 1.f - th * th;
+          }
+          acc_dp[t][2 * h + e] = ds;
         }
       }
     }
@@ -443,12 +505,22 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     }
     __syncthreads();  // dS^T complete
 
+    // Deterministic: this key block's turn at (query head hq, query block m_block).
+    int* semaphore = nullptr;
+    int turn = 0;
+    if constexpr (kDeterministic) {
+      int kb_first, kb_end;
+      mask.key_blocks(m0, kBlockM, kBlockN, kb_first, kb_end);
+      turn = n_block - kb_first;
+      semaphore = p.dq_semaphore + (static_cast<int64_t>(batch) * p.heads + hq) * m_blocks_total + m_block;
+    }
     if constexpr (kDeterministic) {
       // Key blocks add to query block m_block in key-block order: those that touch it are a
-      // prefix 0..n (causal: m_begin grows with the key block), each bumps the semaphore once.
-      // A waiting CTA waits only on CTAs of lower linear block index (same head and batch).
+      // contiguous range first.. (the window's key blocks of the query block), each bumps the
+      // semaphore once. A waiting CTA waits only on CTAs of lower linear block index (same k/v
+      // head and batch), which walk their visits in the same (query head, query block) order.
       if (tid == 0) {
-        while (ld_acquire(semaphore + m_block) != n_block) {
+        while (ld_acquire(semaphore) != turn) {
         }
       }
       __syncthreads();
@@ -479,8 +551,8 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = m0 + dq_row0 + group + 8 * h;
-        if (row < p.seqlen_q) {
-          float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + d0 + tig * 2;
+        if (row < seq.seqlen_q) {
+          float* dst = p.dq_accum + (stat_row0(hq) + row) * kHeadDim + d0 + tig * 2;
 #pragma unroll
           for (int t = 0; t < kDqCols / 8; ++t) {
             if constexpr (kDeterministic) {
@@ -498,26 +570,26 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     if constexpr (kDeterministic) {
       __threadfence();
       __syncthreads();
-      if (tid == 0) atomicExch(semaphore + m_block, n_block + 1);
+      if (tid == 0) atomicExch(semaphore, turn + 1);
     }
     __syncthreads();  // this stage's sQ, sdO, sLse, sDsum and sdS are rewritten by later steps
   };
   if constexpr (kStages == 2) {
-    for (int m_block = m_begin; m_block < m_end; m_block += 2) {
-      step(m_block, std::integral_constant<int, 0>{});
-      if (m_block + 1 < m_end) step(m_block + 1, std::integral_constant<int, 1>{});
+    for (int it = 0; it < n_visits; it += 2) {
+      step(it, std::integral_constant<int, 0>{});
+      if (it + 1 < n_visits) step(it + 1, std::integral_constant<int, 1>{});
     }
   } else {
-    for (int m_block = m_begin; m_block < m_end; ++m_block) step(m_block, std::integral_constant<int, 0>{});
+    for (int it = 0; it < n_visits; ++it) step(it, std::integral_constant<int, 0>{});
   }
   cp_async_wait<0>();  // K/V were waited on inside the loop unless it ran zero times
 
-  // Epilogue: dK (times the softmax scale) and dV for this warp's keys; keys that no query sees
-  // get zeros.
+  // Epilogue: dK (times the softmax scale) and dV for this warp's keys, summed over the group's
+  // query heads; keys that no query sees get zeros.
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int key = key_lo + 8 * h;
-    if (key < p.seqlen_k) {
+    if (key < seq.seqlen_k) {
       Element* dk_row = dk + static_cast<int64_t>(key) * p.dk_row_stride;
       Element* dv_row = dv + static_cast<int64_t>(key) * p.dv_row_stride;
 #pragma unroll
@@ -545,7 +617,7 @@ cudaError_t launch_main(const BwdParams& params, cudaStream_t stream) {
                                                : ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   auto* kernel = params.deterministic ? kDeterministicKernel : kKernel;
-  const dim3 grid((params.seqlen_k + kBlockN - 1) / kBlockN, params.heads, params.batch);
+  const dim3 grid((params.seqlen_k + kBlockN - 1) / kBlockN, params.heads_kv, params.batch);
   kernel<<<grid, kWarps * 32, kSmemBytes, stream>>>(params);
   return cudaGetLastError();
 }
@@ -557,6 +629,17 @@ inline bool sm90_wide_tiles_requested() {
   static const bool requested = [] {
     const char* e = std::getenv("FLASHCORE_BWD_SM90_BLOCK_N");
     return e != nullptr && std::strcmp(e, "128") == 0;
+  }();
+  return requested;
+}
+
+// Test-only, sm90a: FLASHCORE_BWD_SM90_MMA_SYNC=1 sends every sm90a backward to this file's
+// mma.sync kernel, the fallback for layouts the TMA cannot describe, which no valid Python call
+// reaches otherwise (kernels/sm80/features_dev_check.py --bwd fallback). Read once per process.
+inline bool sm90_mma_sync_requested() {
+  static const bool requested = [] {
+    const char* e = std::getenv("FLASHCORE_BWD_SM90_MMA_SYNC");
+    return e != nullptr && std::strcmp(e, "1") == 0;
   }();
   return requested;
 }
@@ -575,6 +658,8 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
+  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
+  if ((p.cu_seqlens_q == nullptr) != (p.cu_seqlens_k == nullptr)) return cudaErrorInvalidValue;
   const int64_t m_blocks = (p.seqlen_q + bwd::kBlockM - 1) / bwd::kBlockM;
   if (p.deterministic &&
       (p.dq_semaphore == nullptr || p.dq_semaphore_count < m_blocks * p.batch * p.heads)) {

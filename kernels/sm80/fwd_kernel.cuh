@@ -1,8 +1,10 @@
-// FlashAttention-2-style forward: one CTA per (query block, head, batch); K/V stream through
-// double-buffered shared memory (cp.async); S = Q K^T and O += P V on tensor cores
+// FlashAttention-2-style forward: one CTA per (query block, head, batch); K/V (of the head's
+// GQA k/v head) stream through double-buffered shared memory (cp.async), only the key blocks the
+// causal / sliding window lets the query block see; S = Q K^T and O += P V on tensor cores
 // (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent) and
 // masking from kernels/common/online_softmax.cuh, shared with the Hopper forward (the mma.sync
-// accumulator is its m16n8 fragment layout); S never leaves registers. Included only by the
+// accumulator is its m16n8 fragment layout); S never leaves registers. Softcap, sinks and packed
+// varlen (kernels/common/mask.cuh's SeqInfo) are run-time arguments, as the window is. Included only by the
 // generated instantiation TUs, after the traits header of their dtype.
 //
 // kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
@@ -108,18 +110,38 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   const int tig = lane % 4;    // thread in group: column pair
   const int m0 = m_block * kBlockM;
 
-  const auto* q = static_cast<const Element*>(p.q) + batch * p.q_batch_stride + head * p.q_head_stride;
-  const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride + head * p.k_head_stride;
-  const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride + head * p.v_head_stride;
-  auto* o = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-  // lse may be null (the caller did not ask for it): then it is not written.
-  float* lse = p.lse == nullptr ? nullptr : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+  // This CTA's sequence: dense, or one sequence of a packed batch (the grid spans the longest;
+  // query blocks past this one's end do nothing).
+  const SeqInfo seq(p, batch, p.seqlen_q, p.seqlen_k);
+  if (m0 >= seq.seqlen_q) return;
+  // GQA/MQA: query head `head` reads k/v head head / (heads / heads_kv).
+  const int head_kv = head / (p.heads / p.heads_kv);
 
-  // Bottom-right causal alignment (AttentionMask): query i sees keys j <= i + diag.
-  const int diag = p.seqlen_k - p.seqlen_q;
-  int key_end = p.seqlen_k;
-  if (kCausal) key_end = min(key_end, m0 + kBlockM + diag);
-  const int n_blocks = key_end > 0 ? (key_end + kBlockN - 1) / kBlockN : 0;
+  // Row 0 of this sequence and head in each tensor; rows below are relative to the sequence.
+  const auto* q = static_cast<const Element*>(p.q) + batch * p.q_batch_stride +
+                  static_cast<int64_t>(seq.row0_q) * p.q_row_stride + head * p.q_head_stride;
+  const auto* k = static_cast<const Element*>(p.k) + batch * p.k_batch_stride +
+                  static_cast<int64_t>(seq.row0_k) * p.k_row_stride + head_kv * p.k_head_stride;
+  const auto* v = static_cast<const Element*>(p.v) + batch * p.v_batch_stride +
+                  static_cast<int64_t>(seq.row0_k) * p.v_row_stride + head_kv * p.v_head_stride;
+
+  // The key blocks this query block sees (causal / sliding window, bottom-right aligned): only
+  // those are loaded, so a window's cost follows the window, not seqlen_k. Those of
+  // [n_first, n_end) outside [unmasked_first, unmasked_end) need the per-element mask
+  // (AttentionMask::block_needs_mask, evaluated at both ends of the range: the masked blocks
+  // are a prefix and a suffix; two block indices keep the loop's live registers down).
+  const AttentionMask<kCausal> mask(seq, p);
+  int n_first, n_end;
+  mask.key_blocks(m0, kBlockM, kBlockN, n_first, n_end);
+  int unmasked_first = n_first, unmasked_end = n_end;
+  if constexpr (kCausal) {  // unmasked: only blocks reaching past the keys' end, a suffix
+    while (unmasked_first < n_end && mask.block_needs_mask(m0, kBlockM, unmasked_first * kBlockN, kBlockN)) {
+      ++unmasked_first;
+    }
+  }
+  while (unmasked_end > unmasked_first && mask.block_needs_mask(m0, kBlockM, (unmasked_end - 1) * kBlockN, kBlockN)) {
+    --unmasked_end;
+  }
 
   // Flat m16n8 fragments (acc[4 * t + 2 * h + e]: row group + 8h, column 8t + 2 tig + e).
   float acc_o[kDTiles * 4];
@@ -127,16 +149,16 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   for (int i = 0; i < kDTiles * 4; ++i) acc_o[i] = 0.f;
   // Per thread: rows (group) and (group + 8) of this warp's m16 tile.
   const int row0 = m0 + warp * 16 + group;
-  const AttentionMask<kCausal> mask(SeqInfo(p, batch, p.seqlen_q, p.seqlen_k), p);
   const KeyRange key_limit[2] = {mask.keys_of_row(row0), mask.keys_of_row(row0 + 8)};
   OnlineSoftmax<kNTiles> softmax;
-  const float scale_log2 = p.softmax_scale * kLog2e;
+  // Softcap: the scores become tanh(scale * s / softcap) and the softmax's scale softcap * log2(e).
+  const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
 
-  if (n_blocks > 0) {
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, p.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, 0, p.seqlen_k);
+  if (n_first < n_end) {
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, seq.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n_first * kBlockN, seq.seqlen_k);
     cp_async_commit();
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, 0, p.seqlen_k);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k);
     cp_async_commit();
   }
 
@@ -147,8 +169,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   uint32_t q_frag[kQInRegs ? kKSteps : 1][4];
   const int q_ld_row = warp * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
 
-  for (int j = 0; j < n_blocks; ++j) {
-    const int stage = j & 1;
+  for (int j = n_first; j < n_end; ++j) {
+    const int stage = (j - n_first) & 1;
     const int n0 = j * kBlockN;
     const Element* sKs = sK + stage * kBlockN * kHeadDim;
     const Element* sVs = sV + stage * kBlockN * kHeadDim;
@@ -159,17 +181,17 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     // whole step (S, softmax and P V): every warp finished reading those stages (S_{j-1} and
     // P V_{j-1}) before the barrier above. The commits are unconditional so the group count
     // stays fixed: after them the groups in flight are V_j, K_{j+1}, V_{j+1}.
-    if (j + 1 < n_blocks) {
+    if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
-                                                           p.k_row_stride, n0 + kBlockN, p.seqlen_k);
+                                                           p.k_row_stride, n0 + kBlockN, seq.seqlen_k);
     }
     cp_async_commit();
-    if (j + 1 < n_blocks) {
+    if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
-                                                           p.v_row_stride, n0 + kBlockN, p.seqlen_k);
+                                                           p.v_row_stride, n0 + kBlockN, seq.seqlen_k);
     }
     cp_async_commit();
-    if (kQInRegs && j == 0) {
+    if (kQInRegs && j == n_first) {
 #pragma unroll
       for (int kk = 0; kk < kKSteps; ++kk) {
         ldmatrix_x4(q_frag[kQInRegs ? kk : 0], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
@@ -194,11 +216,13 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
       }
     }
 
+    if (p.softcap > 0.f) softcap_scores(acc_s, p.softmax_scale / p.softcap);
+
     // Mask, S -> P (unnormalised, in place) and rescale O by the online softmax. A key block
-    // needs masking if some row of this CTA does not see all of it (keys past seqlen_k, or
-    // causal keys right of the first row's diagonal).
+    // needs the per-element mask if some row of this CTA does not see all of it (keys past the
+    // sequence's end, or outside the causal / sliding window).
     float alpha[2];
-    if ((n0 + kBlockN > p.seqlen_k) || (kCausal && n0 + kBlockN - 1 > m0 + diag)) {
+    if (j < unmasked_first || j >= unmasked_end) {
       softmax.template step<true>(acc_s, scale_log2, n0, key_limit, alpha);
     } else {
       softmax.template step<false>(acc_s, scale_log2, n0, key_limit, alpha);
@@ -230,13 +254,24 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   cp_async_wait<0>();
 
   // Epilogue: normalise, write O and the log-sum-exp (natural log). Rows that saw no key
-  // (causal with seqlen_q > seqlen_k) get O = 0 and lse = -inf (log of an empty sum).
+  // (causal with seqlen_q > seqlen_k, or a window) get O = 0 and lse = -inf (log of an empty sum),
+  // or the sink's logit. An attention sink joins the denominator only (log2 units here).
   float inv[2], lse_row[2];
-  softmax.finish(inv, lse_row);
+  softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[head] * kLog2e : -INFINITY);
+  // The sequence's rows again (a reload here costs less than two registers across the loop).
+  const SeqInfo seq_out(p, batch, p.seqlen_q, p.seqlen_k);
+  auto* o = static_cast<Element*>(p.o) + batch * p.o_batch_stride +
+            static_cast<int64_t>(seq_out.row0_q) * p.o_row_stride + head * p.o_head_stride;
+  // lse may be null (the caller did not ask for it): then it is not written. Dense (batch, heads,
+  // seqlen_q); packed (heads, total_q).
+  float* lse = p.lse == nullptr ? nullptr
+               : p.cu_seqlens_q != nullptr
+                   ? p.lse + static_cast<int64_t>(head) * p.total_q + seq_out.row0_q
+                   : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int row = row0 + 8 * h;
-    if (row < p.seqlen_q) {
+    if (row < seq_out.seqlen_q) {
       Element* orow = o + static_cast<int64_t>(row) * p.o_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
@@ -261,6 +296,8 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
+  if ((p.cu_seqlens_q == nullptr) != (p.cu_seqlens_k == nullptr)) return cudaErrorInvalidValue;
   constexpr auto kKernel = &fwd::flash_fwd_kernel<kArch, Traits, kHeadDim, kTile.block_m, kTile.block_n, kTile.warps,
                                                   kTile.min_ctas_per_sm, kCausal>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
