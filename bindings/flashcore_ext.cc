@@ -6,12 +6,15 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
 
 #include "bindings/build_stamp.h"
 #include "kernels/flash_bwd_api.h"
+#include "kernels/decode/decode_api.h"
+#include "kernels/decode/tile_policy.h"
 #include "kernels/flash_fwd_api.h"
 
 namespace py = pybind11;
@@ -32,9 +35,8 @@ Arch parse_arch(const std::string& s) {
   if (s == "sm89") return Arch::kSm89;
   if (s == "sm90a") return Arch::kSm90a;
   if (s == "sm80_ptx") return Arch::kSm80Ptx;
-  if (s == "sm89_ptx") return Arch::kSm89Ptx;
-  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a (test-only: sm80_ptx, sm89_ptx), got '" +
-                        s + "'");
+  throw py::value_error("flashcore: arch must be one of sm80, sm89, sm90a, sm80_ptx (portable PTX), got '" + s +
+                        "'");
 }
 
 // The run-time features of a call (kernels/flash_fwd_api.h, AttentionFeatures), as one Python
@@ -188,6 +190,96 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   if (err != cudaSuccess) throw_cuda("backward kernel launch", err);
 }
 
+// KV-cache attention (kernels/decode/decode_api.h). The parameters come as one dict keyed by
+// DecodeParams' field names (pointers as integers, 0 for null), so the call stays readable and
+// the struct can grow without a 40-argument signature; a missing key is an error naming it.
+template <class T>
+T param(const py::dict& d, const char* name) {
+  if (!d.contains(name)) throw py::key_error(std::string("flashcore: decode parameter '") + name + "' missing");
+  return d[name].cast<T>();
+}
+template <class T>
+T* pointer(const py::dict& d, const char* name) {
+  return reinterpret_cast<T*>(param<uintptr_t>(d, name));
+}
+
+void decode(int device, const std::string& arch, const std::string& dtype, const py::dict& d, uintptr_t stream) {
+  DecodeParams p{};
+  p.head_dim = param<int>(d, "head_dim");
+  const DecodeKernelKey key{parse_arch(arch), parse_dtype(dtype), p.head_dim};
+  DecodeLauncher launcher = find_decode_kernel(key);
+  if (launcher == nullptr) {
+    throw py::value_error("flashcore: no decode kernel compiled for arch=" + arch + " dtype=" + dtype +
+                          " head_dim=" + std::to_string(p.head_dim) + " (see flashcore.build_info()['decode_kernels'])");
+  }
+  p.q = pointer<const void>(d, "q");
+  p.o = pointer<void>(d, "o");
+  p.lse = pointer<float>(d, "lse");
+  const auto q_strides = param<Strides>(d, "q_strides");
+  const auto o_strides = param<Strides>(d, "o_strides");
+  p.q_batch_stride = q_strides[0], p.q_row_stride = q_strides[1], p.q_head_stride = q_strides[2];
+  p.o_batch_stride = o_strides[0], p.o_row_stride = o_strides[1], p.o_head_stride = o_strides[2];
+  p.k_cache = pointer<const void>(d, "k_cache");
+  p.v_cache = pointer<const void>(d, "v_cache");
+  const auto k_strides = param<Strides>(d, "k_strides");
+  const auto v_strides = param<Strides>(d, "v_strides");
+  p.k_page_stride = k_strides[0], p.k_row_stride = k_strides[1], p.k_head_stride = k_strides[2];
+  p.v_page_stride = v_strides[0], p.v_row_stride = v_strides[1], p.v_head_stride = v_strides[2];
+  p.block_table = pointer<const int>(d, "block_table");
+  p.block_table_stride = param<int64_t>(d, "block_table_stride");
+  p.page_size = param<int>(d, "page_size");
+  p.cache_capacity = param<int>(d, "cache_capacity");
+  p.cache_seqlens = pointer<const int>(d, "cache_seqlens");
+  p.seqlen_new = param<int>(d, "seqlen_new");
+  p.cache_batch_idx = pointer<const int>(d, "cache_batch_idx");
+  p.cache_leftpad = pointer<const int>(d, "cache_leftpad");
+  p.cu_seqlens_q = pointer<const int>(d, "cu_seqlens_q");
+  p.total_q = param<int>(d, "total_q");
+  p.batch = param<int>(d, "batch");
+  p.heads = param<int>(d, "heads");
+  p.heads_kv = param<int>(d, "heads_kv");
+  p.seqlen_q = param<int>(d, "seqlen_q");
+  p.softmax_scale = param<float>(d, "softmax_scale");
+  p.softcap = param<float>(d, "softcap");
+  p.window_left = param<int>(d, "window_left");
+  p.window_right = param<int>(d, "window_right");
+  p.num_splits = param<int>(d, "num_splits");
+  p.o_accum = pointer<float>(d, "o_accum");
+  p.lse_accum = pointer<float>(d, "lse_accum");
+
+  cudaError_t err;
+  {
+    py::gil_scoped_release release;
+    DeviceGuard guard(device, &err);
+    if (err == cudaSuccess) err = launcher(p, reinterpret_cast<cudaStream_t>(stream));
+  }
+  if (err != cudaSuccess) throw_cuda("decode kernel launch", err);
+}
+
+// The split count and query-block height a decode call will use (kernels/decode/tile_policy.h):
+// the caller sizes the split scratch with it. num_splits > 0 is taken as asked (capped at the
+// bound), 0 picks by the heuristic from the SM count.
+py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads, int heads_kv, int seqlen_q,
+                     int max_seqlen_k, int num_sms, int num_splits, bool paged) {
+  if (heads_kv <= 0 || heads % heads_kv != 0) throw py::value_error("flashcore: heads must be a multiple of heads_kv");
+  const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), head_dim);
+  const int rows = heads / heads_kv * seqlen_q;
+  const int block_m = decode_block_m(rows);
+  const int m_blocks = (rows + block_m - 1) / block_m;
+  const int key_blocks = (max_seqlen_k + tile.block_n - 1) / tile.block_n;
+  int splits = num_splits;
+  if (splits <= 0) {
+    splits = decode_num_splits(batch * heads_kv * m_blocks, num_sms, tile.ctas_per_sm, key_blocks, paged);
+  }
+  splits = std::max(1, std::min(splits, kDecodeMaxSplits));
+  py::dict plan;
+  plan["num_splits"] = splits;
+  plan["block_m"] = block_m;
+  plan["block_n"] = tile.block_n;
+  plan["max_splits"] = kDecodeMaxSplits;
+  return plan;
+}
+
 py::list describe(const std::vector<FwdKernelKey>& keys) {
   py::list kernels;
   for (const FwdKernelKey& key : keys) {
@@ -205,6 +297,15 @@ py::dict build_info() {
   py::dict info;
   info["kernels"] = describe(registered_fwd_kernels());
   info["bwd_kernels"] = describe(registered_bwd_kernels());
+  py::list decode_kernels;
+  for (const DecodeKernelKey& key : registered_decode_kernels()) {
+    py::dict d;
+    d["arch"] = to_string(key.arch);
+    d["dtype"] = to_string(key.dtype);
+    d["head_dim"] = key.head_dim;
+    decode_kernels.append(d);
+  }
+  info["decode_kernels"] = decode_kernels;
   info["cuda_runtime_version"] = CUDART_VERSION;
   info["nvcc_version"] = kNvccVersion;
   info["host_compiler"] = std::string(kHostCompilerId) + " " + __VERSION__;
@@ -237,7 +338,17 @@ PYBIND11_MODULE(_C, m) {
         "head_dim), and for deterministic=True dq_semaphore int32 of dq_semaphore_count >= "
         "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0.");
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
+  m.def("decode", &flashcore::decode, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("params"),
+        py::arg("stream"),
+        "Launch the KV-cache attention kernels (split-KV decode + combine) on `stream`; `params` is a "
+        "dict of kernels/decode/decode_api.h's DecodeParams fields (pointers as ints, 0 = null; "
+        "q/o/k/v strides as 3-tuples).");
+  m.def("decode_plan", &flashcore::decode_plan, py::arg("arch"), py::arg("head_dim"), py::arg("batch"),
+        py::arg("heads"), py::arg("heads_kv"), py::arg("seqlen_q"), py::arg("max_seqlen_k"), py::arg("num_sms"),
+        py::arg("num_splits"), py::arg("paged"),
+        "Split count (num_splits 0: heuristic from num_sms and the cache layout; bound max_splits) and tile "
+        "sizes of a decode call.");
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
-        "('bwd_kernels'), CUDA and host compiler versions.");
+        "('bwd_kernels'), KV-cache decode kernels ('decode_kernels'), CUDA and host compiler versions.");
 }

@@ -29,13 +29,16 @@ ARCHS = {
     "sm90a": struct(enum = "Arch::kSm90a", spec = "compute_90a:sm_90a"),
 }
 
-# Test-only libraries: the sm80 / sm89 code compiled to PTX only ("compute_XY": no SASS), which
-# the driver JIT-compiles for the GPU at hand, so the GPU suite can run that code on a Hopper
-# (FLASHCORE_FORCE_ARCH, tests/gpu_attention_test.py). Registered under their own names and
-# never picked by flashcore.select_arch. Forward only: the backward libraries are built for ARCHS.
+# The portable libraries, forward and backward: the mma.sync (sm80) code compiled to PTX only
+# ("compute_80": no SASS), which the driver JIT-compiles on first use for any GPU of compute
+# capability >= 8.0. flashcore.select_arch picks it for a GPU with no SASS here (Blackwell and
+# later; it warns once that the path is not tuned); FLASHCORE_FORCE_ARCH=sm80_ptx runs it on any
+# GPU, which is how the GPU suites check it on a Hopper. compute_80 rather than compute_89: the
+# sm80 and sm89 instantiations are the same source (no kArch branch but sm90a's, identical tile
+# shapes, <= 99 KiB of shared memory, which every GPU >= 8.0 has) and their PTX differs only in
+# the .target line, so compute_89 would buy no speed and lose the 8.0-8.7 GPUs as JIT targets.
 PTX_ARCHS = {
     "sm80_ptx": struct(enum = "Arch::kSm80Ptx", spec = "compute_80"),
-    "sm89_ptx": struct(enum = "Arch::kSm89Ptx", spec = "compute_89"),
 }
 
 ALL_ARCHS = ARCHS | PTX_ARCHS
@@ -53,16 +56,29 @@ _SM80_BWD = _mainloop("kernels/sm80/bwd_kernel.cuh", "launch_bwd<{arch_enum}, {d
 # _SM80_BWD only for layouts the TMA cannot describe (kernels/hopper/bwd_kernel.cuh).
 _SM90A_BWD = _mainloop("kernels/hopper/bwd_kernel.cuh", "hopper::launch_bwd<{dtype_enum}, {head_dim}, {causal}>")
 
-# pass -> (params type, registry key type, mainloop per arch); the TU template is shared.
+# KV-cache attention (split-KV decode, chunked prefill): one mma.sync kernel for every arch (decode
+# is bound by HBM bandwidth, not by the tensor cores); causal, window, softcap, paging and the
+# split count are run-time arguments, so there is one instantiation per (dtype, arch, head_dim).
+_DECODE = _mainloop("kernels/decode/decode_kernel.cuh", "launch_decode<{arch_enum}, {dtype_enum}, {head_dim}>")
+
+# pass -> (params type, registry key type and its fields, the causal variants instantiated,
+# mainloop per arch); the TU template is shared.
+_MASKED_KEY = "{arch_enum}, {dtype_enum}, {head_dim}, {causal}"
+
 PASSES = {
-    "fwd": struct(params = "FwdParams", key = "FwdKernelKey", mainloops = {
+    "fwd": struct(params = "FwdParams", key = "FwdKernelKey", key_fields = _MASKED_KEY, causal_variants = [False, True], mainloops = {
         "sm80": _SM80_FWD,
         "sm89": _SM80_FWD,
         "sm90a": _SM90A_FWD,
         "sm80_ptx": _SM80_FWD,
-        "sm89_ptx": _SM80_FWD,
     }),
-    "bwd": struct(params = "BwdParams", key = "BwdKernelKey", mainloops = {"sm80": _SM80_BWD, "sm89": _SM80_BWD, "sm90a": _SM90A_BWD}),
+    "bwd": struct(params = "BwdParams", key = "BwdKernelKey", key_fields = _MASKED_KEY, causal_variants = [False, True], mainloops = {
+        "sm80": _SM80_BWD,
+        "sm89": _SM80_BWD,
+        "sm90a": _SM90A_BWD,
+        "sm80_ptx": _SM80_BWD,
+    }),
+    "decode": struct(params = "DecodeParams", key = "DecodeKernelKey", key_fields = "{arch_enum}, {dtype_enum}, {head_dim}", causal_variants = [False], mainloops = {"sm80": _DECODE, "sm89": _DECODE, "sm90a": _DECODE}),
 }
 
 _TU = """\
@@ -76,7 +92,7 @@ template cudaError_t {launcher}(const {params}&, cudaStream_t);
 
 namespace {{
 const bool kRegistered = register_{pass_}_kernel(
-    {key}{{{arch_enum}, {dtype_enum}, {head_dim}, {causal}}},
+    {key}{{{key_fields}}},
     &{launcher});
 }}  // namespace
 
@@ -102,6 +118,7 @@ def _kernel_instantiation_impl(ctx):
         launcher = mainloop.launcher.format(**enums),
         params = pass_.params,
         key = pass_.key,
+        key_fields = pass_.key_fields.format(**enums),
         dtype = ctx.attr.dtype,
         arch = ctx.attr.arch,
         header = dtype.header,
@@ -118,7 +135,7 @@ kernel_instantiation = rule(
         "head_dim": attr.int(mandatory = True),
         "causal": attr.bool(mandatory = True),
     },
-    doc = "Writes one explicit-instantiation TU of the forward or backward kernels.",
+    doc = "Writes one explicit-instantiation TU of the forward, backward or decode kernels.",
 )
 
 def flash_fwd_library(name, dtype, arch, head_dims, deps = [], **kwargs):
@@ -129,12 +146,20 @@ def flash_bwd_library(name, dtype, arch, head_dims, deps = [], **kwargs):
     """One cuda_library holding every backward instantiation of one (dtype, arch)."""
     flash_kernel_library(name, "bwd", dtype, arch, head_dims, deps, **kwargs)
 
+def flash_decode_library(name, dtype, arch, head_dims, deps = [], **kwargs):
+    """One cuda_library holding every KV-cache (decode) instantiation of one (dtype, arch)."""
+    flash_kernel_library(name, "decode", dtype, arch, head_dims, deps, **kwargs)
+
 def flash_kernel_library(name, pass_, dtype, arch, head_dims, deps = [], **kwargs):
-    """One cuda_library holding every instantiation of one pass (fwd/bwd) for one (dtype, arch)."""
+    """One cuda_library holding every instantiation of one pass for one (dtype, arch)."""
     srcs = []
+    variants = PASSES[pass_].causal_variants
     for head_dim in head_dims:
-        for causal in [False, True]:
-            tu = "%s_d%d_%s" % (name, head_dim, "causal" if causal else "full")
+        for causal in variants:
+            if len(variants) == 1:  # causal is a run-time argument of this pass
+                tu = "%s_d%d" % (name, head_dim)
+            else:
+                tu = "%s_d%d_%s" % (name, head_dim, "causal" if causal else "full")
             kernel_instantiation(
                 name = tu + "_cu",
                 pass_ = pass_,

@@ -15,7 +15,7 @@ from flashcore import _attention
 from flashcore.reference import attention_reference, attention_reference_grads, causal_mask
 
 ARCHS = ("sm80", "sm89", "sm90a")
-PTX_ARCHS = ("sm80_ptx", "sm89_ptx")  # test-only libraries (FLASHCORE_FORCE_ARCH)
+PTX_ARCHS = ("sm80_ptx",)  # the portable library (compute_80 PTX): GPUs with no SASS here
 
 
 # Set by tests/wheel/installed_wheel_test.py, which runs this file against an installed wheel.
@@ -40,8 +40,8 @@ def test_build_info_lists_every_compiled_kernel():
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
     got_bwd = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["bwd_kernels"]}
-    # The backward is built for the production archs only (the PTX test libraries are forward-only).
-    want_bwd = {(a, t, d, c) for a in ARCHS for t in ("fp16", "bf16") for d in (64, 128) for c in (False, True)}
+    # The backward has the same libraries as the forward, the portable PTX one included.
+    want_bwd = want
     assert got_bwd == want_bwd
     assert len(info["bwd_kernels"]) == len(want_bwd)
     assert info["cuda_runtime_version"] == 13000
@@ -112,22 +112,67 @@ def test_select_arch_maps_capability_to_library(capability, arch):
     assert flashcore.select_arch(capability) == arch
 
 
-@pytest.mark.parametrize("capability", [(7, 5), (10, 0), (12, 0), (9, 1)])
-def test_uncovered_gpu_arch_raises(capability):
+@pytest.mark.parametrize("capability", [(7, 5), (7, 0), (6, 1)])
+def test_gpu_older_than_ampere_raises(capability):
     with pytest.raises(RuntimeError, match="no kernels for a GPU of compute capability %d.%d" % capability):
         flashcore.select_arch(capability)
 
 
-def test_select_arch_never_picks_a_test_only_ptx_library():
-    assert {flashcore.select_arch(c) for c in ((8, 0), (8, 9), (9, 0))} == {"sm80", "sm89", "sm90a"}
-    with pytest.raises(RuntimeError, match="compiled archs: sm80, sm89;"):
+# Blackwell (10.0 B200, 10.3, 12.0 RTX 50xx, 12.1), a hypothetical 9.1, and later ones: no SASS
+# in this build, so the portable compute_80 PTX library, which the driver JIT-compiles.
+@pytest.mark.parametrize("capability", [(9, 1), (10, 0), (10, 3), (11, 0), (12, 0), (12, 1), (13, 0)])
+def test_gpu_without_sass_gets_the_portable_ptx_library(capability):
+    assert flashcore.select_arch(capability) == "sm80_ptx" == _attention.PTX_ARCH
+
+
+def test_sass_is_preferred_and_ptx_fills_in_for_a_missing_sass_library():
+    assert {flashcore.select_arch(c) for c in ((8, 0), (8, 6), (8, 9), (9, 0))} == {"sm80", "sm89", "sm90a"}
+    assert flashcore.select_arch((9, 0), compiled_archs={"sm80", "sm89", "sm80_ptx"}) == "sm80_ptx"
+    assert flashcore.select_arch((8, 9), compiled_archs={"sm80_ptx"}) == "sm80_ptx"
+    with pytest.raises(RuntimeError, match=r"compiled archs: sm80, sm89;"):
         flashcore.select_arch((9, 0), compiled_archs={"sm80", "sm89"})
-    assert _attention._production_archs() == frozenset(ARCHS)
+    with pytest.raises(RuntimeError, match=r"compiled archs: sm80_ptx;"):
+        flashcore.select_arch((7, 5), compiled_archs={"sm80_ptx"})
+    assert _attention._compiled_archs() == frozenset(ARCHS + PTX_ARCHS)
 
 
-def test_arch_missing_from_build_raises():
-    with pytest.raises(RuntimeError, match=r"compiled archs: sm80"):
-        flashcore.select_arch((9, 0), compiled_archs={"sm80"})
+@pytest.fixture
+def fake_gpus(monkeypatch):
+    """Pretends the devices are the given {index: (name, capability)} (no GPU here); resets the
+    per-device choice and the set of GPUs already warned about around the test."""
+    gpus = {}
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda i=None: gpus[i][1])
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=None: gpus[i][0])
+    monkeypatch.setattr(_attention, "_ptx_warned_gpus", set())
+    _attention._device_arch.cache_clear()
+    yield gpus
+    _attention._device_arch.cache_clear()
+
+
+def test_unknown_gpu_warns_once_naming_it_and_that_the_path_is_not_tuned(fake_gpus):
+    import warnings
+    fake_gpus.update({0: ("NVIDIA B200", (10, 0)), 1: ("NVIDIA B200", (10, 0)),
+                      2: ("NVIDIA GeForce RTX 5090", (12, 0)), 3: ("NVIDIA H100 80GB HBM3", (9, 0))})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # the one-time rule must be flashcore's, not the filter's
+        assert [_attention._device_arch(i) for i in (0, 0, 1, 2, 2, 3, 0)] == \
+            ["sm80_ptx"] * 5 + ["sm90a", "sm80_ptx"]
+        _attention._device_arch.cache_clear()  # even a fresh per-device choice does not warn again
+        assert _attention._device_arch(1) == "sm80_ptx"
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2, messages  # one per GPU model; none for the H100 (SASS)
+    assert all(w.category is RuntimeWarning for w in caught)
+    b200, rtx = messages
+    assert "NVIDIA B200 (compute capability 10.0)" in b200 and "not tuned" in b200 and "sm80_ptx" in b200
+    assert "NVIDIA GeForce RTX 5090 (compute capability 12.0)" in rtx and "not tuned" in rtx
+
+
+def test_known_gpu_does_not_warn(fake_gpus):
+    import warnings
+    fake_gpus.update({0: ("NVIDIA A100-SXM4-80GB", (8, 0)), 1: ("NVIDIA L4", (8, 9)), 2: ("NVIDIA H200", (9, 0))})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [_attention._device_arch(i) for i in (0, 1, 2)] == ["sm80", "sm89", "sm90a"]
 
 
 # --- autograd wiring, on meta tensors (the custom ops' fake impls; no GPU) ---------------------
@@ -321,6 +366,35 @@ def test_forced_arch_must_name_a_compiled_library():
     assert _attention._forced_arch is None
 
 
+def test_forced_arch_applies_to_the_backward_too(monkeypatch, fake_gpus):
+    # No GPU here: the extension is replaced by a recorder, the tensors are CPU ones (the backward
+    # entry point only reads their pointers, shapes and strides), device 0 is a pretend H100.
+    import types
+    fake_gpus[0] = ("NVIDIA H100 80GB HBM3", (9, 0))
+    assert "sm80_ptx" in _attention._compiled_archs()  # (cached from the real extension first)
+    launched = []
+    monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
+        bwd=lambda device, arch, *rest: launched.append((device, arch)), bwd_block_m=64))
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
+    q, k, v, dout, out = (t(1, 64, 2, 64) for _ in range(5))
+    lse = torch.zeros(1, 2, 64)
+
+    def backward(deterministic):
+        grads = [torch.empty_like(x) for x in (q, k, v)]
+        _attention.attention_bwd_into(dout, q, k, v, out, lse, *grads, False, 0.125, deterministic)
+
+    backward(False)
+    try:
+        _attention._set_forced_arch("sm80_ptx")
+        backward(False)
+        backward(True)
+    finally:
+        _attention._set_forced_arch(None)
+    backward(True)
+    assert launched == [(0, "sm90a"), (0, "sm80_ptx"), (0, "sm80_ptx"), (0, "sm90a")]
+
+
 # --- the extension's own errors (no GPU here: a launch must fail with CUDA's error text) ------
 
 def _fwd_args(**overrides):
@@ -334,9 +408,10 @@ def _fwd_args(**overrides):
 
 def test_extension_rejects_unknown_arch_dtype_and_kernel():
     from flashcore import _C
-    with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a \(test-only: sm80_ptx, "
-                                         r"sm89_ptx\), got 'sm75'"):
-        _C.fwd(**_fwd_args(arch="sm75"))
+    for bad in ("sm75", "sm89_ptx"):
+        with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
+                                             r"got '%s'" % bad):
+            _C.fwd(**_fwd_args(arch=bad))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.fwd(**_fwd_args(dtype="fp32"))
     with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=96"):
@@ -366,10 +441,11 @@ def _bwd_args(**overrides):
 def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     from flashcore import _C
     assert _C.bwd_block_m == 64
-    with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a \(test-only: sm80_ptx, sm89_ptx\), got 'sm75'"):
+    with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
+                                         r"got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16"):
-        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16"))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=96"):
+        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=96))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.bwd(**_bwd_args(dtype="fp32"))
     with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):

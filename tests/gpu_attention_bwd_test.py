@@ -201,6 +201,105 @@ def test_deterministic_grads_match_float64_reference(shape, causal, head_dim):
     check_grads(q, k, v, dout, causal, deterministic=True)
 
 
+# The portable library (compute_80 PTX, JIT-compiled by the driver; what select_arch picks on GPUs
+# newer than Hopper), forced on this GPU: forward and backward both run it (the forced arch
+# applies to the backward too). The same oracle over most of the shape list, both dQ modes.
+PTX_ARCH = "sm80_ptx"
+PTX_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (2, 2, 1000, 1000), (1, 2, 17, 300),
+              (1, 2, 300, 17), (1, 1, 1000, 1), (1, 4, 255, 511), (8, 32, 512, 512)]
+
+
+@pytest.fixture
+def forced_ptx():
+    _attention._set_forced_arch(PTX_ARCH)
+    try:
+        yield PTX_ARCH
+    finally:
+        _attention._set_forced_arch(None)
+
+
+@pytest.mark.parametrize("shape", PTX_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_grads_match_float64_reference(forced_ptx, shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, dtype, seed)
+    errs = check_grads(q, k, v, dout, causal)
+    record_error(dict(dtype="%s %s" % (forced_ptx, dtype), head_dim=head_dim, causal=causal, shape=shape,
+                      seed=seed, **errs))
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 17, 17), (1, 2, 300, 17), (1, 4, 255, 511)], ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_ptx_deterministic_grads_match_float64_reference(forced_ptx, shape, causal, head_dim):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, torch.bfloat16, seed)
+    check_grads(q, k, v, dout, causal, deterministic=True)
+    runs = [run_bwd_poisoned(dout, q, k, v, causal, head_dim ** -0.5, deterministic=True) for _ in range(2)]
+    assert all(torch.equal(a, b) for a, b in zip(*runs))
+
+
+def _kernel_names(fn):
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [e.key for e in prof.key_averages() if "flashcore" in e.key or "_kernel" in e.key]
+
+
+def ran_ptx_library(names):
+    """Every flashcore kernel's first template argument is its library's Arch, 1080 for sm80_ptx;
+    on a Hopper the PTX backward is the mma.sync flash_bwd_kernel (the native one is
+    hopper::bwd_kernel, wgmma, at every head dim)."""
+    ours = [n for n in names if "flashcore::" in n]
+    return (any("fwd_kernel" in n for n in ours) and any("flash_bwd_kernel" in n for n in ours)
+            and any("preprocess" in n for n in ours) and any("convert" in n for n in ours)
+            and all("Arch)1080" in n for n in ours) and not any("hopper" in n for n in ours))
+
+
+def test_forced_ptx_backward_runs_the_ptx_library(forced_ptx):
+    q, k, v, dout = fresh(1, 2, 100, 100, 128, torch.float16, 5)
+    names = _kernel_names(lambda: run_bwd_poisoned(dout, q, k, v, True, 128 ** -0.5))
+    assert ran_ptx_library(names), names
+    _attention._set_forced_arch(None)
+    names = _kernel_names(lambda: run_bwd_poisoned(dout, q, k, v, True, 128 ** -0.5))
+    assert not any("Arch)1080" in n for n in names), names
+    if flashcore.select_arch(torch.cuda.get_device_capability()) == "sm90a":
+        assert any("hopper::bwd_kernel" in n for n in names), names
+
+
+def test_pretend_newer_gpu_gets_the_ptx_library_with_one_warning(monkeypatch):
+    """The user's path on a GPU with no SASS here (e.g. a Blackwell, capability 10.0): select_arch
+    picks the PTX library, one warning names the GPU and says the path is not tuned, forward and
+    backward run the PTX kernels and pass the oracle. Emulated on this GPU by reporting 10.0."""
+    import warnings
+    real_name = torch.cuda.get_device_name()
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: (10, 0))
+    monkeypatch.setattr(_attention, "_ptx_warned_gpus", set())
+    _attention._device_arch.cache_clear()
+    try:
+        q, k, v, dout = fresh(2, 3, 129, 200, 64, torch.bfloat16, 11)
+        leaves = [t.clone().requires_grad_(True) for t in (q, k, v)]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            names = _kernel_names(lambda: flashcore.attention(*leaves, causal=True).backward(dout))
+            flashcore.attention(q, k, v, causal=True)  # a second call: no second warning
+        messages = [str(w.message) for w in caught if "flashcore" in str(w.message)]
+        assert len(messages) == 1, messages
+        assert "%s (compute capability 10.0)" % real_name in messages[0] and "not tuned" in messages[0]
+        assert ran_ptx_library(names) and any("Arch)1080" in n for n in names), names
+        ref = attention_reference_grads(q, k, v, dout, causal=True)
+        theirs = torch_math_grads(q, k, v, dout, True, 64 ** -0.5)
+        for leaf, r, t in zip(leaves, ref, theirs):
+            assert rel_err(leaf.grad, r) <= 2 * max(rel_err(t, r), UNIT_ROUNDOFF[torch.bfloat16])
+    finally:
+        _attention._device_arch.cache_clear()
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_strided_inputs_and_custom_scale(dtype):
     qkv = torch.randn(2, 200, 3, 4, 64, device="cuda", dtype=dtype)

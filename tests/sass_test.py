@@ -1,7 +1,7 @@
 """SASS of the built kernels (cuobjdump -sass, pinned 13.2 wheels; no GPU needed):
 
-* the extension holds SASS for exactly sm_80, sm_89 and sm_90a, and PTX only for sm_80/sm_89
-  (the test-only PTX libraries, forward only); every sm_80/sm_89 forward and backward main kernel
+* the extension holds SASS for exactly sm_80, sm_89 and sm_90a, and PTX only for compute_80 (the
+  portable libraries, one PTX file per forward and backward instantiation); every sm_80/sm_89 forward and backward main kernel
   runs on HMMA (mma.sync) and no sm_80/sm_89 code has HGMMA (wgmma) or UTMALDG (TMA loads);
 * in the sm90a libraries, every kernel whose symbol marks it as the Hopper kernel ("hopper" or
   "sm90" in its name, e.g. namespace flashcore::hopper) contains HGMMA and UTMALDG;
@@ -28,7 +28,7 @@ flags.DEFINE_string("cuobjdump", None, "the pinned cuobjdump binary")
 flags.DEFINE_string("nvdisasm", None, "the pinned nvdisasm binary (cuobjdump -sass runs it)")
 flags.DEFINE_string("extension", None, "the built _C.so")
 flags.DEFINE_multi_string("sm90a_lib", [], "archives of the sm90a kernel libraries")
-flags.DEFINE_multi_string("ptx_lib", [], "archives of the test-only PTX kernel libraries")
+flags.DEFINE_multi_string("ptx_lib", [], "archives of the portable PTX kernel libraries (fwd and bwd)")
 flags.DEFINE_multi_string("sm90a_bwd_lib", [], "archives of the sm90a backward kernel libraries")
 flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causal) must have a Hopper kernel")
 
@@ -112,13 +112,16 @@ class SassTest(absltest.TestCase):
     def test_extension_has_sass_for_exactly_its_three_archs(self):
         self.assertEqual({k.arch for k in self.kernels}, {"sm_80", "sm_89", "sm_90a"})
 
-    def test_extension_ptx_is_only_the_test_only_sm80_sm89_libraries(self):
+    def test_extension_ptx_is_only_the_portable_compute_80_libraries(self):
         listing = run_cuobjdump("-lptx", FLAGS.extension)
-        archs = set(re.findall(r"PTX file\s+\d+: \S+\.(sm_\w+)\.ptx", listing))
-        self.assertEqual(archs, {"sm_80", "sm_89"}, listing)
+        files = re.findall(r"PTX file\s+\d+: \S+\.(sm_\w+)\.ptx", listing)
+        # one per generated TU: (fwd, bwd) x dtype x head_dim x (full, causal)
+        self.assertLen(files, 2 * len(DTYPES) * len(HEAD_DIMS) * 2, listing)
+        archs = set(files)
+        self.assertEqual(archs, {"sm_80"}, listing)
 
     def test_ptx_libraries_carry_no_sass(self):
-        self.assertLen(FLAGS.ptx_lib, 2 * len(DTYPES))
+        self.assertLen(FLAGS.ptx_lib, 2 * len(DTYPES))  # (fwd, bwd) x dtype
         for lib in FLAGS.ptx_lib:
             self.assertNotIn("ELF file", run_cuobjdump("-lelf", lib), lib)
             self.assertIn("PTX file", run_cuobjdump("-lptx", lib), lib)

@@ -516,14 +516,14 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;
-  bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   const dim3 grid((p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n, p.heads_kv, p.batch);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(params, maps);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   return cudaGetLastError();
 }
 

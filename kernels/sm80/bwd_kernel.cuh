@@ -117,8 +117,15 @@ inline int64_t rows_of_stats(const BwdParams& p) {
   return static_cast<int64_t>(p.heads) * (p.cu_seqlens_q != nullptr ? p.total_q : static_cast<int64_t>(p.batch) * p.seqlen_q);
 }
 
+// Every __global__ here takes the library's Arch as its first template argument although the code
+// does not depend on it: the sm80, sm89, sm80_ptx and sm90a libraries all instantiate these
+// kernels, and with one kernel name in several of the extension's modules the backward failed on
+// an H100 (the PTX library's d128 kernels "no kernel image", the sm90a library's "invalid
+// argument": docs/results/2026-11-23-h100-reach.md). One name per library, as the forward's
+// flash_fwd_kernel<kArch, ...> always had.
+
 // ---- 1. preprocess: one warp per query row ----------------------------------------------------
-template <class Traits, int kHeadDim>
+template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
   const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
@@ -153,7 +160,7 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
 }
 
 // ---- 3. convert: dQ = dq_accum * scale, one warp per query row --------------------------------
-template <class Traits, int kHeadDim>
+template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
   const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
@@ -194,8 +201,8 @@ __device__ __forceinline__ void atomic_add2(float* dst, float x, float y) {
   }
 }
 
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, int kStages, bool kVectorAtomics,
-          int kBlockN, int kWarps>
+template <Arch kArch, class Traits, int kHeadDim, bool kCausal, bool kDeterministic, int kStages,
+          bool kVectorAtomics, int kBlockN, int kWarps>
 __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
   constexpr int kThreads = kWarps * 32;
@@ -525,13 +532,15 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 }
 
 // The main kernel's launch for one tile shape (kBlockN keys per CTA, kWarps warps).
-template <class Traits, int kHeadDim, bool kCausal, int kStages, bool kVectorAtomics, int kBlockN, int kWarps>
+template <Arch kArch, class Traits, int kHeadDim, bool kCausal, int kStages, bool kVectorAtomics, int kBlockN,
+          int kWarps>
 cudaError_t launch_main(const BwdParams& params, cudaStream_t stream) {
   using Element = typename Traits::Element;
   constexpr size_t kSmemBytes = main_smem_bytes<kHeadDim, kStages, kBlockN, Element>();
-  constexpr auto kKernel = &flash_bwd_kernel<Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics, kBlockN, kWarps>;
+  constexpr auto kKernel =
+      &flash_bwd_kernel<kArch, Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics, kBlockN, kWarps>;
   constexpr auto kDeterministicKernel =
-      &flash_bwd_kernel<Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics, kBlockN, kWarps>;
+      &flash_bwd_kernel<kArch, Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics, kBlockN, kWarps>;
   const cudaError_t err = params.deterministic ? ensure_dynamic_smem<kDeterministicKernel>(kSmemBytes)
                                                : ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
@@ -578,20 +587,20 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   BwdParams params = p;
   if (!p.deterministic) params.dq_semaphore = nullptr;
 
-  bwd::bwd_preprocess_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_preprocess_kernel<kArch, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   if constexpr (kArch == Arch::kSm90a) {
     err = bwd::sm90_wide_tiles_requested()
-              ? bwd::launch_main<Traits, kHeadDim, kCausal, kStages, kVectorAtomics, 128, 8>(params, stream)
-              : bwd::launch_main<Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
+              ? bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, 128, 8>(params, stream)
+              : bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
                                  bwd::kDefaultWarps>(params, stream);
   } else {
-    err = bwd::launch_main<Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
+    err = bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
                            bwd::kDefaultWarps>(params, stream);
   }
   if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_convert_dq_kernel<kArch, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   return cudaGetLastError();
 }
 

@@ -6,6 +6,7 @@ import functools
 import json
 import math
 import os
+import warnings
 from typing import Optional
 
 import torch
@@ -39,25 +40,40 @@ def build_info() -> dict:
     return info
 
 
+# The portable library: the mma.sync (sm80) kernels compiled to compute_80 PTX only, which the
+# driver JIT-compiles on first use for any GPU of compute capability >= 8.0 (kernels/defs.bzl
+# PTX_ARCHS). select_arch picks it where this build has no SASS for the GPU (Blackwell and later).
+PTX_ARCH = "sm80_ptx"
+
+
 @functools.cache
 def _compiled_archs() -> frozenset:
     return frozenset(k["arch"] for k in _C.build_info()["kernels"])
 
 
-@functools.cache
-def _production_archs() -> frozenset:
-    """Compiled archs that select_arch may pick (test-only "*_ptx" libraries excluded)."""
-    return frozenset(a for a in _compiled_archs() if not a.endswith("_ptx"))
+_ptx_warned_gpus = set()  # GPU names already warned about (one warning per GPU model and process)
 
 
 @functools.cache
 def _device_arch(device_index: int) -> str:
     """Per-device library choice, computed once (this is on every call's path)."""
-    return select_arch(torch.cuda.get_device_capability(device_index))
+    capability = torch.cuda.get_device_capability(device_index)
+    arch = select_arch(capability)
+    if arch == PTX_ARCH:
+        name = torch.cuda.get_device_name(device_index)
+        if name not in _ptx_warned_gpus:
+            _ptx_warned_gpus.add(name)
+            warnings.warn(
+                "flashcore: this build has no kernels compiled for the %s (compute capability %d.%d); "
+                "it runs the portable %s kernels (Ampere's mma.sync code as PTX, JIT-compiled by the "
+                "driver on first use). They are correct but not tuned for this GPU: expect less speed "
+                "than a native build." % (name, capability[0], capability[1], PTX_ARCH),
+                RuntimeWarning, stacklevel=2)
+    return arch
 
 
-# Test-only: run every call through one named kernel library (e.g. "sm80_ptx", the sm80 code
-# compiled to PTX only, which the driver JIT-compiles for the GPU at hand; see kernels/BUILD.bazel).
+# Test-only: run every call, forward and backward, through one named kernel library (e.g.
+# "sm80_ptx", the portable PTX one, on a GPU that has SASS here; see kernels/BUILD.bazel).
 # Read once from FLASHCORE_FORCE_ARCH at import; tests switch it with _set_forced_arch. Never set in
 # production: it bypasses select_arch's capability checks.
 FORCE_ARCH_ENV = "FLASHCORE_FORCE_ARCH"
@@ -91,26 +107,32 @@ def _raw_stream(device_index: int) -> int:
 def select_arch(capability, compiled_archs=None) -> str:
     """Kernel library for a device of compute capability (major, minor).
 
-    sm_90a code runs only on 9.0; sm_89 on 8.9; sm_80 SASS on every 8.x (same major, minor >= 0),
-    used for 8.0/8.6/8.7. Anything else is not covered by this build.
+    SASS where this build has it: sm_90a runs only on 9.0, sm_89 on 8.9, sm_80 on every 8.x
+    (8.0/8.6/8.7). Any other capability >= 8.0 (Blackwell 10.x/12.x and later), or one whose SASS
+    library is not compiled, gets the portable PTX library (PTX_ARCH: compute_80 PTX runs on every
+    capability >= 8.0 through the driver's JIT; flashcore warns once per GPU that it is not tuned).
+    Below 8.0 (mma.sync m16n8k16 and cp.async need Ampere) nothing runs.
     """
     major, minor = capability
-    compiled = _production_archs() if compiled_archs is None else set(compiled_archs)
+    compiled = _compiled_archs() if compiled_archs is None else set(compiled_archs)
     if (major, minor) == (9, 0):
-        arch = "sm90a"
+        sass = "sm90a"
     elif (major, minor) == (8, 9):
-        arch = "sm89"
+        sass = "sm89"
     elif major == 8:
-        arch = "sm80"
+        sass = "sm80"
     else:
-        arch = None
-    if arch is None or arch not in compiled:
-        raise RuntimeError(
-            "flashcore: this build has no kernels for a GPU of compute capability %d.%d "
-            "(compiled archs: %s; supported GPUs: Ampere sm80/86/87, Ada sm89, Hopper sm90)"
-            % (major, minor, ", ".join(sorted(compiled)) or "none")
-        )
-    return arch
+        sass = None
+    if sass in compiled:
+        return sass
+    if (major, minor) >= (8, 0) and PTX_ARCH in compiled:
+        return PTX_ARCH
+    raise RuntimeError(
+        "flashcore: this build has no kernels for a GPU of compute capability %d.%d "
+        "(compiled archs: %s; supported GPUs: compute capability 8.0 and newer: SASS for Ampere "
+        "sm80/86/87, Ada sm89 and Hopper sm90, portable PTX (%s) for the rest)"
+        % (major, minor, ", ".join(sorted(compiled)) or "none", PTX_ARCH)
+    )
 
 
 def _check_inputs(q, k, v, causal, softmax_scale) -> float:
@@ -319,9 +341,8 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
         sem_ptr = semaphore.data_ptr()
     else:
         n_sem, sem_ptr = 0, 0
-    # Positional, in _C.bwd's order. Always the device's production library: the test-only
-    # FLASHCORE_FORCE_ARCH libraries (sm80_ptx, sm89_ptx) are forward-only.
-    _C.bwd(device, _device_arch(device), _DTYPE_NAMES[q.dtype],
+    # Positional, in _C.bwd's order. The library the forward ran too (FLASHCORE_FORCE_ARCH included).
+    _C.bwd(device, _arch_for(device), _DTYPE_NAMES[q.dtype],
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), dout.data_ptr(), lse.data_ptr(),
            0 if dlse is None else dlse.data_ptr(),
            dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), dsum.data_ptr(), dq_accum.data_ptr(), sem_ptr, n_sem,

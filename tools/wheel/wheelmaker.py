@@ -106,15 +106,35 @@ def main(argv):
     # attribute in 0.22.1: an extra dist-info file named SUMMARY (one line) becomes the Summary
     # header instead of a file (tools/wheel/defs.bzl).
     metadata.insert(2, "Version: %s" % version)
+    # Likewise no license-expression attribute: an extra dist-info file named LICENSE_EXPRESSION
+    # (one SPDX expression) becomes the License-Expression header, and every extra file under
+    # licenses/ a License-File header (core metadata 2.4, PEP 639: paths relative to
+    # <dist-info>/licenses/). Both need Metadata-Version 2.4; py_wheel writes 2.1.
+    license_headers = []
     for spec in list(args.extra_distinfo_file):
         arcname, _, real_path = spec.partition(";")
-        if arcname == "SUMMARY":
+        if arcname in ("SUMMARY", "LICENSE_EXPRESSION"):
             with open(real_path, encoding="utf-8") as f:
-                summary = f.read().strip()
-            if "\n" in summary or not summary:
-                sys.exit("wheelmaker: SUMMARY must be one non-empty line")
-            metadata.insert(3, "Summary: %s" % summary)
+                value = f.read().strip()
+            if "\n" in value or not value:
+                sys.exit("wheelmaker: %s must be one non-empty line" % arcname)
+            if arcname == "SUMMARY":
+                metadata.insert(3, "Summary: %s" % value)
+            else:
+                license_headers.insert(0, "License-Expression: %s" % value)
             args.extra_distinfo_file.remove(spec)
+        elif arcname.startswith("licenses/"):
+            license_headers.append("License-File: %s" % arcname[len("licenses/"):])
+    if license_headers:
+        if not license_headers[0].startswith("License-Expression: "):
+            sys.exit("wheelmaker: license files need a LICENSE_EXPRESSION beside them")
+        if any(line.startswith("License: ") for line in metadata):
+            sys.exit("wheelmaker: License-Expression replaces py_wheel's `license` (License:); set only one")
+        if metadata[0] != "Metadata-Version: 2.1":
+            sys.exit("wheelmaker: expected py_wheel's 'Metadata-Version: 2.1' first, got %r" % metadata[0])
+        metadata[0] = "Metadata-Version: 2.4"
+        at = 4 if metadata[3].startswith("Summary: ") else 3
+        metadata[at:at] = license_headers
     description = None
     if args.description_file:
         with open(args.description_file, encoding="utf-8") as f:

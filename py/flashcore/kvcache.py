@@ -1,0 +1,414 @@
+"""KV-cache attention for inference: flash_attn_with_kvcache (FlashAttention's signature and
+semantics) over a contiguous or paged cache, on the split-KV decode kernels (kernels/decode/).
+
+A call (1) applies rotary embeddings to q and the new k when rotary_cos/sin are given, (2) writes
+the new k/v into the cache in place at positions cache_seqlens[b] .. cache_seqlens[b] + S_new - 1
+(paged: into the pages block_table names), (3) attends q to the cache_seqlens[b] + S_new keys of
+each row, causal aligned bottom-right. Every step is device work with no host read of device
+values, so a decode step can be captured in a CUDA graph and replayed with new cache_seqlens;
+the checks that need such a read (lengths past the cache, block-table entries out of range) run
+only outside graph capture.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Optional, Tuple, Union
+
+import torch
+
+from flashcore._attention import SUPPORTED_HEAD_DIMS, _C, _DTYPE_NAMES, _device_arch, _raw_stream
+
+_NAME = "flashcore.flash_attn_with_kvcache"
+
+
+@functools.lru_cache(maxsize=None)
+def _num_sms(device_index: int) -> int:
+    return torch.cuda.get_device_properties(device_index).multi_processor_count
+
+
+@functools.lru_cache(maxsize=4096)
+def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
+          num_sms: int, num_splits: int, paged: bool) -> int:
+    """Split count of a call: a function of the shapes and the SM count only (never of
+    cache_seqlens), so the split scratch of a captured step fits every replay."""
+    return _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms,
+                          num_splits, paged)["num_splits"]
+
+
+def _check_tensor(name, t, dims, dtypes=None, fn=_NAME):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError("%s: %s must be a torch.Tensor, got %s" % (fn, name, type(t).__name__))
+    if t.dim() != dims:
+        raise ValueError("%s: %s must be %d-D, got shape %s" % (fn, name, dims, tuple(t.shape)))
+    if dtypes is not None and t.dtype not in dtypes:
+        raise TypeError("%s: %s must be %s, got %s"
+                        % (fn, name, " or ".join(str(d).replace("torch.", "") for d in dtypes), t.dtype))
+
+
+def _check_rows_aligned(name, t, fn=_NAME):
+    """The kernels copy 16-byte chunks: unit stride on head_dim, other strides and the base
+    address multiples of 16 bytes."""
+    if t.stride(-1) != 1 or any(s % 8 for s in t.stride()[:-1]) or t.data_ptr() % 16:
+        raise ValueError("%s: %s must have a unit stride on its last dimension and 16-byte aligned rows "
+                         "(strides %s)" % (fn, name, tuple(t.stride())))
+
+
+def _check_index_vector(name, t, batch, fn=_NAME):
+    _check_tensor(name, t, 1, (torch.int32,), fn)
+    if t.shape[0] != batch:
+        raise ValueError("%s: %s must have one entry per batch row (%d), got shape %s"
+                         % (fn, name, batch, tuple(t.shape)))
+
+
+def _capturing(t: torch.Tensor) -> bool:
+    """Is t's device's current stream being captured into a CUDA graph? (CPU tensors: never.)"""
+    return t.is_cuda and torch.cuda.is_current_stream_capturing()
+
+
+def _apply_rotary(x, cos, sin, positions, interleaved: bool):
+    """Rotary embedding on the first rotary_dim = 2 * cos.shape[1] channels of x (B, S, H, D) at
+    positions (B, S) (int64), computed in float32 and rounded once to x's dtype. Interleaved
+    (GPT-J): channel pairs (2i, 2i + 1); otherwise (GPT-NeoX) the halves (i, i + rotary_dim / 2)."""
+    rot = 2 * cos.shape[1]
+    c = cos.float()[positions].unsqueeze(2)  # (B, S, 1, rot / 2)
+    s = sin.float()[positions].unsqueeze(2)
+    xr = x[..., :rot].float()
+    if interleaved:
+        x1, x2 = xr[..., 0::2], xr[..., 1::2]
+        out = torch.stack((x1 * c - x2 * s, x1 * s + x2 * c), dim=-1).flatten(-2)
+    else:
+        x1, x2 = xr[..., : rot // 2], xr[..., rot // 2:]
+        out = torch.cat((x1 * c - x2 * s, x1 * s + x2 * c), dim=-1)
+    if rot == x.shape[-1]:
+        return out.to(x.dtype)
+    return torch.cat((out.to(x.dtype), x[..., rot:]), dim=-1)
+
+
+def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_table, cache_batch_idx,
+            cache_leftpad, cu_seqlens_q, batch, seqlen_q, capacity, softmax_scale, window_left, window_right,
+            softcap, num_splits):
+    """Launches the decode kernels: q/out (batch, seqlen_q, heads, D) or packed (total_q, heads, D)
+    with cu_seqlens_q; lse float32 (batch, heads, seqlen_q) / (heads, total_q) or None."""
+    device = q.get_device()
+    arch = _device_arch(device)
+    heads, head_dim = q.shape[-2], q.shape[-1]
+    heads_kv = k_cache.shape[2]
+    splits = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits,
+                   block_table is not None)
+    o_accum = lse_accum = None
+    if splits > 1:
+        o_accum = torch.empty((splits, batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)
+        lse_accum = torch.empty((splits, batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
+
+    def strides3(t):
+        if t.dim() == 3:  # packed rows: no batch stride
+            return (0, t.stride(0), t.stride(1))
+        return (t.stride(0), t.stride(1), t.stride(2))
+
+    def ptr(t):
+        return 0 if t is None else t.data_ptr()
+
+    params = {
+        "q": q.data_ptr(), "o": out.data_ptr(), "lse": ptr(lse),
+        "q_strides": strides3(q), "o_strides": strides3(out),
+        "k_cache": k_cache.data_ptr(), "v_cache": v_cache.data_ptr(),
+        "k_strides": strides3(k_cache), "v_strides": strides3(v_cache),
+        "block_table": ptr(block_table),
+        "block_table_stride": 0 if block_table is None else block_table.stride(0),
+        "page_size": k_cache.shape[1] if block_table is not None else 0,
+        "cache_capacity": capacity,
+        "cache_seqlens": cache_seqlens.data_ptr(), "seqlen_new": seqlen_new,
+        "cache_batch_idx": ptr(cache_batch_idx), "cache_leftpad": ptr(cache_leftpad),
+        "cu_seqlens_q": ptr(cu_seqlens_q), "total_q": q.shape[0] if cu_seqlens_q is not None else 0,
+        "batch": batch, "heads": heads, "heads_kv": heads_kv, "seqlen_q": seqlen_q, "head_dim": head_dim,
+        "softmax_scale": softmax_scale, "softcap": softcap,
+        "window_left": window_left, "window_right": window_right,
+        "num_splits": splits, "o_accum": ptr(o_accum), "lse_accum": ptr(lse_accum),
+    }
+    _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
+
+
+def _check_cache(k_cache, v_cache, block_table, dtype, head_dim, fn=_NAME):
+    """Checks k_cache / v_cache / block_table; returns (paged, page_size or None, heads_kv)."""
+    for name, t in (("k_cache", k_cache), ("v_cache", v_cache)):
+        _check_tensor(name, t, 4, tuple(_DTYPE_NAMES), fn)
+        if t.dtype != dtype:
+            raise TypeError("%s: %s must have q's dtype %s, got %s" % (fn, name, dtype, t.dtype))
+        if t.shape[-1] != head_dim:
+            raise ValueError("%s: %s has head_dim %d but q has %d" % (fn, name, t.shape[-1], head_dim))
+        _check_rows_aligned(name, t, fn)
+    if k_cache.shape != v_cache.shape:
+        raise ValueError("%s: k_cache and v_cache must have one shape, got %s and %s"
+                         % (fn, tuple(k_cache.shape), tuple(v_cache.shape)))
+    if block_table is None:
+        return False, None, k_cache.shape[2]
+    _check_tensor("block_table", block_table, 2, None, fn)
+    if block_table.dtype != torch.int32:
+        raise TypeError("%s: block_table must be int32, got %s" % (fn, block_table.dtype))
+    if block_table.stride(1) != 1:
+        raise ValueError("%s: block_table must have a unit stride on its last dimension" % fn)
+    return True, k_cache.shape[1], k_cache.shape[2]
+
+
+def _check_heads(q_heads, heads_kv, fn=_NAME):
+    if heads_kv < 1 or q_heads % heads_kv != 0:
+        raise ValueError("%s: q's heads (%d) must be a multiple of the cache's kv heads (%d)"
+                         % (fn, q_heads, heads_kv))
+
+
+def _check_window(window_size, causal, fn=_NAME):
+    if not (isinstance(window_size, (tuple, list)) and len(window_size) == 2
+            and all(isinstance(w, int) and not isinstance(w, bool) for w in window_size)):
+        raise TypeError("%s: window_size must be a pair of ints (left, right), got %r" % (fn, window_size))
+    left, right = window_size
+    if causal:
+        right = 0
+    return (left if left >= 0 else -1), (right if right >= 0 else -1)
+
+
+def flash_attn_with_kvcache(
+    q: torch.Tensor,
+    k_cache: torch.Tensor,
+    v_cache: torch.Tensor,
+    k: Optional[torch.Tensor] = None,
+    v: Optional[torch.Tensor] = None,
+    rotary_cos: Optional[torch.Tensor] = None,
+    rotary_sin: Optional[torch.Tensor] = None,
+    cache_seqlens: Optional[Union[int, torch.Tensor]] = None,
+    cache_batch_idx: Optional[torch.Tensor] = None,
+    cache_leftpad: Optional[torch.Tensor] = None,
+    block_table: Optional[torch.Tensor] = None,
+    softmax_scale: Optional[float] = None,
+    causal: bool = False,
+    window_size: Tuple[int, int] = (-1, -1),
+    softcap: float = 0.0,
+    rotary_interleaved: bool = True,
+    alibi_slopes: Optional[torch.Tensor] = None,
+    num_splits: int = 0,
+    return_softmax_lse: bool = False,
+):
+    """Attention of q over a KV cache, appending new keys/values in place first (FlashAttention's
+    flash_attn_with_kvcache). Forward only.
+
+    q: (batch, S_new_q, heads, head_dim). k_cache / v_cache: contiguous (batch_cache, S_cache,
+    heads_kv, head_dim), or paged (num_pages, page_size, heads_kv, head_dim) with block_table
+    int32 (batch, max_pages). k / v: (batch, S_new, heads_kv, head_dim) or None; written into the
+    cache at positions cache_seqlens[b] .. cache_seqlens[b] + S_new - 1 (rotary applied first when
+    rotary_cos / rotary_sin (seqlen_ro, rotary_dim / 2) are given; q is rotated at positions
+    cache_seqlens[b] + i if causal or windowed, else at cache_seqlens[b], as FlashAttention does).
+    cache_seqlens: int or int32 (batch,), the lengths before the append (None: the whole cache,
+    only without k/v). cache_batch_idx: int32 (batch,), the cache row of each batch row
+    (contiguous caches only). cache_leftpad: int32 (batch,), the first valid position of each row.
+    causal: bottom-right aligned; window_size (left, right), -1 unbounded; softcap > 0 caps the
+    scores; num_splits: 0 picks the split-KV count from the SM count, 1 disables, n uses n (at most
+    128). Returns out (batch, S_new_q, heads, head_dim), and with return_softmax_lse also the
+    float32 (batch, heads, S_new_q) log-sum-exp.
+    """
+    if alibi_slopes is not None:
+        raise NotImplementedError("%s: alibi_slopes is not supported by flashcore" % _NAME)
+    _check_tensor("q", q, 4, tuple(_DTYPE_NAMES))
+    batch, seqlen_q, heads, head_dim = q.shape
+    if q.numel() == 0:
+        raise ValueError("%s: q is empty (shape %s)" % (_NAME, tuple(q.shape)))
+    if head_dim not in SUPPORTED_HEAD_DIMS:
+        raise ValueError("%s: head_dim must be one of %s, got %d (q's last dimension)"
+                         % (_NAME, SUPPORTED_HEAD_DIMS, head_dim))
+    paged, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim)
+    _check_heads(heads, heads_kv)
+    if paged:
+        if block_table.shape[0] != batch:
+            raise ValueError("%s: block_table must have one row per batch row (%d), got shape %s"
+                             % (_NAME, batch, tuple(block_table.shape)))
+        capacity = block_table.shape[1] * page_size
+        if cache_batch_idx is not None:
+            raise ValueError("%s: cache_batch_idx is for contiguous caches; with block_table, pick the "
+                             "pages per batch row in block_table instead" % _NAME)
+    else:
+        capacity = k_cache.shape[1]
+        if cache_batch_idx is None and k_cache.shape[0] != batch:
+            raise ValueError("%s: k_cache has %d rows but q has batch %d (pass cache_batch_idx to map them)"
+                             % (_NAME, k_cache.shape[0], batch))
+    if (k is None) != (v is None):
+        raise ValueError("%s: k and v must be given together (k is %s, v is %s)"
+                         % (_NAME, "None" if k is None else "set", "None" if v is None else "set"))
+    seqlen_new = 0
+    if k is not None:
+        for name, t in (("k", k), ("v", v)):
+            _check_tensor(name, t, 4, tuple(_DTYPE_NAMES))
+            if t.dtype != q.dtype:
+                raise TypeError("%s: %s must have q's dtype %s, got %s" % (_NAME, name, q.dtype, t.dtype))
+        if k.shape != v.shape or k.shape[0] != batch or k.shape[2] != heads_kv or k.shape[3] != head_dim:
+            raise ValueError("%s: k and v must be (batch=%d, S_new, heads_kv=%d, head_dim=%d), got %s and %s"
+                             % (_NAME, batch, heads_kv, head_dim, tuple(k.shape), tuple(v.shape)))
+        seqlen_new = k.shape[1]
+        if seqlen_new < 1:
+            raise ValueError("%s: k has no new tokens (shape %s)" % (_NAME, tuple(k.shape)))
+    if (rotary_cos is None) != (rotary_sin is None):
+        raise ValueError("%s: rotary_cos and rotary_sin must be given together" % _NAME)
+    if rotary_cos is not None:
+        if k is None:
+            raise ValueError("%s: rotary_cos/rotary_sin need the new k and v to append" % _NAME)
+        for name, t in (("rotary_cos", rotary_cos), ("rotary_sin", rotary_sin)):
+            _check_tensor(name, t, 2, (torch.float16, torch.bfloat16, torch.float32))
+        if rotary_cos.shape != rotary_sin.shape:
+            raise ValueError("%s: rotary_cos and rotary_sin must have one shape, got %s and %s"
+                             % (_NAME, tuple(rotary_cos.shape), tuple(rotary_sin.shape)))
+        if not 0 < 2 * rotary_cos.shape[1] <= head_dim:
+            raise ValueError("%s: rotary_cos must be (seqlen_ro, rotary_dim / 2) with rotary_dim <= head_dim "
+                             "(%d), got shape %s" % (_NAME, head_dim, tuple(rotary_cos.shape)))
+    if isinstance(cache_seqlens, bool) or not (cache_seqlens is None or isinstance(cache_seqlens, (int, torch.Tensor))):
+        raise TypeError("%s: cache_seqlens must be an int or an int32 tensor, got %s"
+                        % (_NAME, type(cache_seqlens).__name__))
+    if cache_seqlens is None:
+        if k is not None:
+            raise ValueError("%s: cache_seqlens is needed to append k/v (where the new tokens go)" % _NAME)
+        cache_seqlens = capacity
+    if isinstance(cache_seqlens, int):
+        if not 0 <= cache_seqlens <= capacity - seqlen_new:
+            raise ValueError("%s: cache_seqlens (%d) + S_new (%d) exceeds the cache's %d positions"
+                             % (_NAME, cache_seqlens, seqlen_new, capacity))
+        cache_seqlens = torch.full((batch,), cache_seqlens, dtype=torch.int32, device=q.device)
+    else:
+        _check_index_vector("cache_seqlens", cache_seqlens, batch)
+    if cache_batch_idx is not None:
+        _check_index_vector("cache_batch_idx", cache_batch_idx, batch)
+    if cache_leftpad is not None:
+        _check_index_vector("cache_leftpad", cache_leftpad, batch)
+    window_left, window_right = _check_window(window_size, causal)
+    if not isinstance(softcap, (int, float)) or isinstance(softcap, bool) or softcap < 0 or math.isnan(softcap):
+        raise ValueError("%s: softcap must be a float >= 0 (0 disables), got %r" % (_NAME, softcap))
+    if isinstance(num_splits, bool) or not isinstance(num_splits, int) or num_splits < 0:
+        raise ValueError("%s: num_splits must be an int >= 0 (0: heuristic, 1: no split), got %r"
+                         % (_NAME, num_splits))
+    if softmax_scale is None:
+        softmax_scale = 1.0 / math.sqrt(head_dim)
+    tensors = [("q", q), ("k_cache", k_cache), ("v_cache", v_cache), ("cache_seqlens", cache_seqlens)]
+    tensors += [(n, t) for n, t in (("k", k), ("v", v), ("rotary_cos", rotary_cos), ("rotary_sin", rotary_sin),
+                                    ("cache_batch_idx", cache_batch_idx), ("cache_leftpad", cache_leftpad),
+                                    ("block_table", block_table)) if t is not None]
+    for name, t in tensors:
+        if t.device != q.device:
+            raise ValueError("%s: %s must be on q's device %s, got %s" % (_NAME, name, q.device, t.device))
+    # Before the CUDA check, so that the length errors are the same on every device.
+    if not _capturing(q):
+        _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size,
+                       k_cache.shape[0], cache_batch_idx, rotary_cos)
+    if q.device.type != "cuda":
+        raise ValueError("%s: q, k_cache, v_cache and the other tensors must be CUDA tensors, got %s"
+                         % (_NAME, q.device))
+
+    # Rotary, then the in-place append (device work only: capturable).
+    if k is not None:
+        steps = torch.arange(seqlen_new, device=q.device)
+        positions = cache_seqlens.long()[:, None] + steps[None, :]  # (batch, S_new)
+        if rotary_cos is not None:
+            k = _apply_rotary(k, rotary_cos, rotary_sin, positions, rotary_interleaved)
+            if window_left >= 0 or window_right >= 0:  # causal or local: token i at its own position
+                q_pos = cache_seqlens.long()[:, None] + torch.arange(seqlen_q, device=q.device)[None, :]
+            else:  # FlashAttention rotates every query token at cache_seqlens[b]
+                q_pos = cache_seqlens.long()[:, None].expand(batch, seqlen_q)
+            q = _apply_rotary(q, rotary_cos, rotary_sin, q_pos, rotary_interleaved)
+        if paged:
+            pages = torch.gather(block_table.long(), 1, torch.div(positions, page_size, rounding_mode="floor"))
+            k_cache[pages, positions % page_size] = k
+            v_cache[pages, positions % page_size] = v
+        else:
+            rows = (cache_batch_idx.long() if cache_batch_idx is not None
+                    else torch.arange(batch, device=q.device))[:, None].expand(batch, seqlen_new)
+            k_cache[rows, positions] = k
+            v_cache[rows, positions] = v
+    if q.stride(-1) != 1 or any(s % 8 for s in q.stride()[:-1]) or q.data_ptr() % 16:
+        q = q.contiguous()
+    out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+    lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device) if return_softmax_lse else None
+    _launch(q, k_cache, v_cache, out, lse, cache_seqlens=cache_seqlens, seqlen_new=seqlen_new,
+            block_table=block_table, cache_batch_idx=cache_batch_idx, cache_leftpad=cache_leftpad,
+            cu_seqlens_q=None, batch=batch, seqlen_q=seqlen_q, capacity=capacity,
+            softmax_scale=float(softmax_scale), window_left=window_left, window_right=window_right,
+            softcap=float(softcap), num_splits=num_splits)
+    return (out, lse) if return_softmax_lse else out
+
+
+def _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size, num_rows,
+                   cache_batch_idx, rotary_cos, fn=_NAME):
+    """The checks that read device values (one host synchronisation): skipped under graph capture."""
+    ends = cache_seqlens.long() + seqlen_new
+    facts = [cache_seqlens.min(), ends.max()]
+    if cache_leftpad is not None:
+        facts.append((cache_leftpad > cache_seqlens).any().long())
+        facts.append(cache_leftpad.min())
+    if block_table is not None:
+        used = torch.arange(block_table.shape[1], device=block_table.device)[None, :] * page_size < ends[:, None]
+        bad = ((block_table < 0) | (block_table >= num_rows)) & used
+        facts.append(bad.any().long())
+    if cache_batch_idx is not None:
+        facts.append(((cache_batch_idx < 0) | (cache_batch_idx >= num_rows)).any().long())
+    values = torch.stack([f.long() for f in facts]).tolist()
+    low, high = values[0], values[1]
+    if low < 0:
+        raise ValueError("%s: cache_seqlens must be >= 0, got a minimum of %d" % (fn, low))
+    if high > capacity:
+        raise ValueError("%s: cache_seqlens + S_new reaches %d but the cache holds %d positions per row%s"
+                         % (fn, high, capacity, " (block_table too short for page_size %d)" % page_size
+                            if block_table is not None else ""))
+    i = 2
+    if cache_leftpad is not None:
+        if values[i]:
+            raise ValueError("%s: cache_leftpad must be <= cache_seqlens in every row" % fn)
+        if values[i + 1] < 0:
+            raise ValueError("%s: cache_leftpad must be >= 0" % fn)
+        i += 2
+    if block_table is not None:
+        if values[i]:
+            raise ValueError("%s: block_table names a page outside k_cache (0 .. %d) among the pages the "
+                             "lengths use" % (fn, num_rows - 1))
+        i += 1
+    if cache_batch_idx is not None and values[i]:
+        raise ValueError("%s: cache_batch_idx names a row outside k_cache (0 .. %d)" % (fn, num_rows - 1))
+    if rotary_cos is not None and high > rotary_cos.shape[0]:
+        raise ValueError("%s: rotary_cos has %d positions but cache_seqlens + S_new reaches %d"
+                         % (fn, rotary_cos.shape[0], high))
+
+
+def paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused_k, cu_seqlens_q, max_seqlen_q, out,
+                                lse=None, *, softmax_scale, causal=False, window_size=(-1, -1), softcap=0.0,
+                                num_splits=0):
+    """Internal: packed variable-length queries over a paged KV cache (vLLM's call of
+    flash_attn_varlen_func(..., block_table=, seqused_k=)), for flashcore's varlen front end.
+
+    q, out: (total_q, heads, head_dim), rows of sequence b from cu_seqlens_q[b] (int32, batch + 1).
+    k_cache / v_cache: (num_pages, page_size, heads_kv, head_dim); block_table int32 (batch,
+    max_pages); seqused_k int32 (batch,): sequence b's keys are positions 0 .. seqused_k[b] - 1 of
+    its pages (no append here). lse: float32 (heads, total_q), contiguous, or None. causal /
+    window are bottom-right aligned per sequence. Writes out (and lse); returns nothing. Nothing
+    here reads device values, so it is capturable; the lengths are the caller's to check."""
+    fn = "flashcore.flash_attn_varlen_func"
+    _check_tensor("q", q, 3, tuple(_DTYPE_NAMES), fn)
+    _check_rows_aligned("q", q, fn)
+    total_q, heads, head_dim = q.shape
+    if head_dim not in SUPPORTED_HEAD_DIMS:
+        raise ValueError("%s: head_dim must be one of %s, got %d" % (fn, SUPPORTED_HEAD_DIMS, head_dim))
+    if block_table is None:
+        raise ValueError("%s: block_table is required for a paged cache" % fn)
+    _, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim, fn)
+    _check_heads(heads, heads_kv, fn)
+    _check_tensor("cu_seqlens_q", cu_seqlens_q, 1, (torch.int32,), fn)
+    batch = cu_seqlens_q.shape[0] - 1
+    if batch < 1 or block_table.shape[0] != batch:
+        raise ValueError("%s: cu_seqlens_q (%d entries) and block_table (%d rows) disagree on the batch"
+                         % (fn, cu_seqlens_q.shape[0], block_table.shape[0]))
+    _check_index_vector("seqused_k", seqused_k, batch, fn)
+    if out.shape != q.shape or out.dtype != q.dtype or out.device != q.device:
+        raise ValueError("%s: out must match q's shape, dtype and device" % fn)
+    _check_rows_aligned("out", out, fn)
+    if lse is not None and (tuple(lse.shape) != (heads, total_q) or lse.dtype != torch.float32
+                            or not lse.is_contiguous()):
+        raise ValueError("%s: lse must be a contiguous float32 (heads, total_q) tensor" % fn)
+    window_left, window_right = _check_window(window_size, causal, fn)
+    _launch(q, k_cache, v_cache, out, lse, cache_seqlens=seqused_k, seqlen_new=0, block_table=block_table,
+            cache_batch_idx=None, cache_leftpad=None, cu_seqlens_q=cu_seqlens_q, batch=batch,
+            seqlen_q=int(max_seqlen_q), capacity=block_table.shape[1] * page_size,
+            softmax_scale=float(softmax_scale), window_left=window_left, window_right=window_right,
+            softcap=float(softcap), num_splits=num_splits)

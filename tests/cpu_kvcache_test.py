@@ -1,0 +1,235 @@
+"""CPU suite for flashcore.flash_attn_with_kvcache: the decode kernels are registered, the split
+plan follows its rules, every bad input gets a ValueError/TypeError (NotImplementedError for
+alibi_slopes) naming the argument before any device work, and the float64 oracle of the GPU suite
+agrees with torch's math attention."""
+
+import math
+import sys
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import flashcore
+from flashcore import _C, kvcache
+from kvcache_reference import expected_cache, kvcache_attention, rotary64
+
+I32 = torch.int32
+
+
+def test_build_info_lists_the_decode_kernels():
+    got = [(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]]
+    want = {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128)}
+    assert set(got) == want and len(got) == len(want)
+
+
+def plan(**kw):
+    args = dict(arch="sm90a", head_dim=128, batch=1, heads=32, heads_kv=32, seqlen_q=1, max_seqlen_k=65536,
+                num_sms=132, num_splits=0, paged=False)
+    args.update(kw)
+    return _C.decode_plan(**args)
+
+
+def test_split_plan():
+    # Few query blocks over a long cache: split until the CTA slots (2 per SM on sm90a) fill.
+    # Few query blocks over a long cache: split up to one CTA per SM.
+    p = plan()
+    assert p["block_m"] == 16 and p["max_splits"] == 128
+    assert p["num_splits"] == 132 // 32
+    assert plan(heads_kv=8, max_seqlen_k=131072)["num_splits"] == 132 // 8
+    assert plan(heads=8, heads_kv=1)["num_splits"] == 128  # one query block: the bound
+    # Paged: two CTA slots per SM (264 on 132 SMs), the smallest count within 85% of the best
+    # wave fill: 8 splits for 32 query blocks (256 CTAs), 29 for 8 (232).
+    assert plan(paged=True)["num_splits"] == 8
+    assert plan(heads_kv=8, max_seqlen_k=131072, paged=True)["num_splits"] == 29
+    # Enough blocks already (B32 H32): no split. An explicit count is taken, capped at the bound.
+    assert plan(batch=32)["num_splits"] == 1
+    assert plan(num_splits=1)["num_splits"] == 1
+    assert plan(num_splits=7)["num_splits"] == 7
+    assert plan(num_splits=1000)["num_splits"] == 128
+    # A short cache is not split into blocks of fewer than 4 key blocks each.
+    assert plan(max_seqlen_k=256)["num_splits"] == 1
+    # GQA packing: 4 query heads per kv head and 7 tokens are 28 rows -> the 64-row block.
+    assert plan(heads_kv=8, seqlen_q=7)["block_m"] == 64
+    assert plan(heads_kv=8, seqlen_q=4)["block_m"] == 16
+    # The plan depends on shapes only, so a captured step replays with any lengths.
+    assert plan() == plan()
+
+
+def cpu_case(**over):
+    args = dict(q=torch.randn(2, 1, 8, 128).bfloat16(), k_cache=torch.zeros(2, 64, 2, 128).bfloat16(),
+                v_cache=torch.zeros(2, 64, 2, 128).bfloat16(), k=torch.randn(2, 1, 2, 128).bfloat16(),
+                v=torch.randn(2, 1, 2, 128).bfloat16(), cache_seqlens=torch.tensor([3, 5], dtype=I32))
+    args.update(over)
+    return args
+
+
+def paged(**over):
+    args = cpu_case(k_cache=torch.zeros(8, 16, 2, 128).bfloat16(), v_cache=torch.zeros(8, 16, 2, 128).bfloat16(),
+                    block_table=torch.arange(8, dtype=I32).view(2, 4))
+    args.update(over)
+    return args
+
+
+BAD = [
+    (dict(alibi_slopes=torch.ones(8)), NotImplementedError, "alibi_slopes"),
+    (dict(q=torch.randn(2, 1, 8, 128)), TypeError, "q must be float16 or bfloat16"),
+    (dict(q=torch.randn(2, 8, 128).bfloat16()), ValueError, "q must be 4-D"),
+    (dict(q=torch.randn(2, 1, 8, 96).bfloat16()), ValueError, "head_dim"),
+    (dict(k_cache=torch.zeros(2, 64, 2, 128).half()), TypeError, "k_cache must have q's dtype"),
+    (dict(v_cache=torch.zeros(2, 64, 2, 128)), TypeError, "v_cache must be float16 or bfloat16"),
+    (dict(k_cache=torch.zeros(2, 64, 3, 128).bfloat16(), v_cache=torch.zeros(2, 64, 3, 128).bfloat16()),
+     ValueError, "multiple of the cache's kv heads"),
+    (dict(v_cache=torch.zeros(2, 32, 2, 128).bfloat16()), ValueError, "k_cache and v_cache must have one shape"),
+    (dict(k=None), ValueError, "k and v must be given together"),
+    (dict(k=torch.randn(2, 1, 2, 128).half()), TypeError, "k must have q's dtype"),
+    (dict(v=torch.randn(2, 1, 4, 128).bfloat16()), ValueError, "k and v must be"),
+    (dict(cache_seqlens=torch.tensor([3, 5])), TypeError, "cache_seqlens must be int32"),
+    (dict(cache_seqlens=torch.tensor([3], dtype=I32)), ValueError, "cache_seqlens must have one entry"),
+    (dict(cache_seqlens=3.0), TypeError, "cache_seqlens must be an int"),
+    (dict(cache_seqlens=64), ValueError, r"cache_seqlens \(64\) \+ S_new \(1\) exceeds"),
+    (dict(cache_seqlens=torch.tensor([3, 64], dtype=I32)), ValueError, "cache_seqlens \\+ S_new reaches 65"),
+    (dict(cache_seqlens=torch.tensor([-1, 5], dtype=I32)), ValueError, "cache_seqlens must be >= 0"),
+    (dict(cache_seqlens=None), ValueError, "cache_seqlens is needed"),
+    (dict(cache_batch_idx=torch.tensor([0, 1])), TypeError, "cache_batch_idx must be int32"),
+    (dict(cache_batch_idx=torch.tensor([0, 2], dtype=I32)), ValueError, "cache_batch_idx names a row outside"),
+    (dict(cache_leftpad=torch.tensor([4, 0], dtype=I32)), ValueError, "cache_leftpad must be <= cache_seqlens"),
+    (dict(cache_leftpad=torch.tensor([0.0, 0.0])), TypeError, "cache_leftpad must be int32"),
+    (dict(window_size=(-1,)), TypeError, "window_size must be a pair"),
+    (dict(softcap=-1.0), ValueError, "softcap"),
+    (dict(num_splits=-1), ValueError, "num_splits"),
+    (dict(rotary_cos=torch.ones(80, 64).bfloat16()), ValueError, "rotary_cos and rotary_sin must be given together"),
+    (dict(rotary_cos=torch.ones(80, 80).bfloat16(), rotary_sin=torch.ones(80, 80).bfloat16()), ValueError,
+     "rotary_dim <= head_dim"),
+    (dict(rotary_cos=torch.ones(4, 64).bfloat16(), rotary_sin=torch.ones(4, 64).bfloat16()), ValueError,
+     "rotary_cos has 4 positions"),
+    (dict(k=None, v=None, rotary_cos=torch.ones(80, 64).bfloat16(), rotary_sin=torch.ones(80, 64).bfloat16()),
+     ValueError, "rotary_cos/rotary_sin need the new k"),
+    (dict(k_cache=torch.zeros(3, 64, 2, 128).bfloat16(), v_cache=torch.zeros(3, 64, 2, 128).bfloat16()),
+     ValueError, "pass cache_batch_idx"),
+    (dict(k_cache=torch.zeros(2, 64, 2, 256).bfloat16()[..., ::2], v_cache=torch.zeros(2, 64, 2, 128).bfloat16()),
+     ValueError, "k_cache must have a unit stride"),
+    (dict(), ValueError, "must be CUDA tensors"),  # every check passed; CPU tensors stop here
+]
+
+
+@pytest.mark.parametrize("kwargs,exc,message", BAD, ids=[m for _, _, m in BAD])
+def test_bad_input_raises_a_clear_error(kwargs, exc, message):
+    with pytest.raises(exc, match=message):
+        flashcore.flash_attn_with_kvcache(**cpu_case(**kwargs))
+
+
+BAD_PAGED = [
+    (dict(block_table=torch.arange(8).view(2, 4)), TypeError, "block_table must be int32"),
+    (dict(block_table=torch.arange(8, dtype=I32)), ValueError, "block_table must be 2-D"),
+    (dict(block_table=torch.arange(4, dtype=I32).view(1, 4)), ValueError, "block_table must have one row per batch"),
+    (dict(block_table=torch.arange(4, dtype=I32).view(2, 2), cache_seqlens=torch.tensor([3, 40], dtype=I32)),
+     ValueError, "block_table too short"),
+    (dict(block_table=torch.tensor([[0, 1, 2, 3], [4, 5, 6, 9]], dtype=I32),
+          cache_seqlens=torch.tensor([3, 60], dtype=I32)), ValueError, "block_table names a page outside"),
+    (dict(cache_batch_idx=torch.tensor([0, 1], dtype=I32)), ValueError, "cache_batch_idx is for contiguous"),
+    (dict(), ValueError, "must be CUDA tensors"),
+]
+
+
+@pytest.mark.parametrize("kwargs,exc,message", BAD_PAGED, ids=[m for _, _, m in BAD_PAGED])
+def test_bad_paged_input_raises_a_clear_error(kwargs, exc, message):
+    with pytest.raises(exc, match=message):
+        flashcore.flash_attn_with_kvcache(**paged(**kwargs))
+
+
+def test_unused_block_table_entries_may_be_anything():
+    # Only the pages the lengths reach are checked (vLLM leaves the rest as -1 or stale).
+    bt = torch.tensor([[0, -1, -1, -1], [4, 5, 77, -1]], dtype=I32)
+    with pytest.raises(ValueError, match="must be CUDA tensors"):
+        flashcore.flash_attn_with_kvcache(**paged(block_table=bt, cache_seqlens=torch.tensor([3, 20], dtype=I32)))
+
+
+def test_varlen_entry_point_checks():
+    q = torch.randn(5, 8, 128).bfloat16()
+    kc = torch.zeros(8, 16, 2, 128).bfloat16()
+    bt = torch.arange(8, dtype=I32).view(2, 4)
+    cu = torch.tensor([0, 2, 5], dtype=I32)
+    with pytest.raises(ValueError, match="block_table is required"):
+        kvcache.paged_attention_varlen_into(q, kc, kc, None, torch.tensor([3, 4], dtype=I32), cu, 3,
+                                            torch.empty_like(q), softmax_scale=0.1)
+    with pytest.raises(ValueError, match="seqused_k must have one entry"):
+        kvcache.paged_attention_varlen_into(q, kc, kc, bt, torch.tensor([3], dtype=I32), cu, 3,
+                                            torch.empty_like(q), softmax_scale=0.1)
+    with pytest.raises(ValueError, match="lse must be"):
+        kvcache.paged_attention_varlen_into(q, kc, kc, bt, torch.tensor([3, 4], dtype=I32), cu, 3,
+                                            torch.empty_like(q), torch.empty(5, 8), softmax_scale=0.1)
+
+
+# --- The GPU suite's oracle, checked here against torch's math attention ---------------------
+
+@pytest.mark.parametrize("page_size", [None, 4])
+@pytest.mark.parametrize("causal,softcap", [(False, 0.0), (True, 0.0), (True, 5.0)])
+def test_oracle_matches_torch_math_attention(page_size, causal, softcap):
+    torch.manual_seed(0)
+    b, sq, hq, hk, d, sk = 2, 3, 4, 2, 16, 11
+    q = torch.randn(b, sq, hq, d, dtype=torch.float64)
+    k = torch.randn(b, sk, hk, d, dtype=torch.float64)
+    v = torch.randn(b, sk, hk, d, dtype=torch.float64)
+    if page_size is None:
+        kc, vc, bt = k, v, None
+    else:  # the same keys scattered over shuffled pages
+        pages = -(-sk // page_size)
+        perm = torch.randperm(b * pages)
+        bt = perm.view(b, pages).to(I32)
+        kc = torch.zeros(b * pages, page_size, hk, d, dtype=torch.float64)
+        vc = torch.zeros_like(kc)
+        for i in range(b):
+            for j in range(sk):
+                kc[bt[i, j // page_size], j % page_size] = k[i, j]
+                vc[bt[i, j // page_size], j % page_size] = v[i, j]
+    out, lse = kvcache_attention(q, kc, vc, [sk, sk], block_table=bt, cache_batch_idx=None, cache_leftpad=None,
+                                 softmax_scale=0.3, window=(-1, 0 if causal else -1), softcap=softcap)
+    qt, kt, vt = (x.transpose(1, 2) for x in (q, k.repeat_interleave(2, 2), v.repeat_interleave(2, 2)))
+    s = qt @ kt.transpose(-1, -2) * 0.3
+    if softcap:
+        s = softcap * torch.tanh(s / softcap)
+    if causal:  # bottom-right
+        mask = torch.ones(sq, sk, dtype=torch.bool).tril(diagonal=sk - sq)
+        s = s.masked_fill(~mask, -math.inf)
+    want = (torch.softmax(s, -1) @ vt).transpose(1, 2)
+    assert torch.allclose(out, want, atol=1e-12)
+    assert torch.allclose(lse, torch.logsumexp(s, -1), atol=1e-12)
+
+
+def test_oracle_rotary_and_expected_cache():
+    torch.manual_seed(1)
+    x = torch.randn(1, 2, 1, 8, dtype=torch.float64)
+    ang = torch.rand(10, 4, dtype=torch.float64)
+    pos = torch.tensor([[3, 4]])
+    inter = rotary64(x, ang.cos(), ang.sin(), pos, True)
+    neox = rotary64(x, ang.cos(), ang.sin(), pos, False)
+    a = ang[3]
+    assert torch.allclose(inter[0, 0, 0, 0:2], torch.stack([x[0, 0, 0, 0] * a[0].cos() - x[0, 0, 0, 1] * a[0].sin(),
+                                                            x[0, 0, 0, 0] * a[0].sin() + x[0, 0, 0, 1] * a[0].cos()]))
+    assert torch.allclose(neox[0, 0, 0, [0, 4]], torch.stack([x[0, 0, 0, 0] * a[0].cos() - x[0, 0, 0, 4] * a[0].sin(),
+                                                              x[0, 0, 0, 0] * a[0].sin() + x[0, 0, 0, 4] * a[0].cos()]))
+    # Rotation keeps norms; the paged expected cache lands in the right page.
+    assert torch.allclose(inter.norm(), x.norm()) and torch.allclose(neox.norm(), x.norm())
+    cache = torch.zeros(4, 2, 1, 1)
+    bt = torch.tensor([[2, 0, 3]], dtype=I32)
+    new = torch.ones(1, 2, 1, 1)
+    got = expected_cache(cache, new, [1], bt, None)  # positions 1 and 2: page 2 row 1, page 0 row 0
+    assert got[2, 1].item() == 1 and got[0, 0].item() == 1 and got.sum().item() == 2
+
+
+def test_kvcache_rotary_matches_the_oracle_on_cpu():
+    # The implementation's rotary (float32, rounded once) against the float64 oracle's.
+    torch.manual_seed(2)
+    x = torch.randn(2, 3, 4, 64).bfloat16()
+    ang = torch.rand(20, 16, dtype=torch.float64)
+    pos = torch.randint(0, 17, (2, 3))
+    for inter in (True, False):
+        got = kvcache._apply_rotary(x, ang.cos().bfloat16(), ang.sin().bfloat16(), pos, inter)
+        want = rotary64(x, ang.cos().bfloat16(), ang.sin().bfloat16(), pos, inter).bfloat16()
+        assert torch.equal(got[..., 32:], x[..., 32:])  # beyond rotary_dim: untouched
+        assert (got.float() - want.float()).abs().max().item() <= 2**-7 * want.float().abs().max().item()
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

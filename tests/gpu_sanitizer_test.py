@@ -1,0 +1,148 @@
+"""compute-sanitizer memcheck, racecheck, initcheck and synccheck over every kernel instantiation
+this GPU can run (instantiated per GPU kind by tests/gpu.bzl as //tests:gpu_<kind>_sanitizer).
+
+The instantiations come from flashcore.build_info() (forward 'kernels', backward 'bwd_kernels':
+(arch, dtype, head_dim, causal)), so a new library or head dim is swept without editing this
+file. Runnable here: the library select_arch picks for this GPU (its SASS) and every PTX
+library (JIT-compiled for any GPU >= 8.0), each reached through the test-only forced-arch switch;
+SASS libraries of other GPUs cannot run here and are listed as not covered. For each one, on
+small shapes (seqlen_q != seqlen_k both ways, so causal rows that see no key occur; one query
+row; a packed-qkv strided layout; k/v broadcast over the batch with stride 0): the forward with
+and without lse, and the backward with atomic and with deterministic dQ, through the gradient of
+lse too. Run-time feature variants (GQA, sliding window, softcap, sinks, varlen) add one entry
+each to FEATURE_KWARGS as they land. The four tools run at once, one process each, and the test
+fails on any report of any of them (tests/sanitizer_check.py).
+"""
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+import torch
+
+import flashcore
+from sanitizer_check import TOOLS, run_sanitizers
+
+EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
+
+# Keyword arguments of flashcore.attention, one entry per run-time feature variant; {} is the
+# plain call. Each entry is run for every instantiation, forward and backward.
+FEATURE_KWARGS = [{}]
+
+
+def runnable_instantiations(info, capability):
+    """(pass, arch, dtype, head_dim, causal) this GPU can run, and the archs it cannot."""
+    native = flashcore.select_arch(capability)
+    runnable, skipped = [], set()
+    for pass_, key in (("fwd", "kernels"), ("bwd", "bwd_kernels")):
+        for k in info[key]:
+            if k["arch"] == native or k["arch"].endswith("_ptx"):
+                runnable.append((pass_, k["arch"], k["dtype"], k["head_dim"], k["causal"]))
+            else:
+                skipped.add(k["arch"])
+    return sorted(runnable), sorted(skipped)
+
+
+CASE = textwrap.dedent("""
+    import json, sys
+    import torch
+    import flashcore
+    from flashcore import _attention
+
+    todo = [tuple(x) for x in json.loads(__TODO__)]
+    features = json.loads(__FEATURES__)
+    dtypes = {"fp16": torch.float16, "bf16": torch.bfloat16}
+    g = torch.Generator(device="cuda").manual_seed(0)
+
+    def randn(*shape, dtype):
+        return torch.randn(*shape, generator=g, device="cuda", dtype=torch.float32).to(dtype)
+
+    def layouts(dtype, d):
+        # (q, k, v): seqlen_q < seqlen_k and > (causal rows that see no key), one query row,
+        # packed qkv (strided views), k/v broadcast over the batch (batch stride 0).
+        yield randn(1, 67, 2, d, dtype=dtype), randn(1, 131, 2, d, dtype=dtype), randn(1, 131, 2, d, dtype=dtype)
+        yield randn(1, 131, 2, d, dtype=dtype), randn(1, 67, 2, d, dtype=dtype), randn(1, 67, 2, d, dtype=dtype)
+        yield randn(2, 1, 2, d, dtype=dtype), randn(2, 77, 2, d, dtype=dtype), randn(2, 77, 2, d, dtype=dtype)
+        yield randn(2, 90, 3, 2, d, dtype=dtype).unbind(2)
+        kv = randn(1, 45, 2, d, dtype=dtype)
+        yield randn(2, 45, 2, d, dtype=dtype), kv.expand(2, -1, -1, -1), kv.expand(2, -1, -1, -1)
+
+    def run(pass_, i, q, k, v, causal, kwargs):
+        if pass_ == "fwd":
+            flashcore.attention(q, k, v, causal=causal, return_lse=True, **kwargs)
+            if i == 0:  # the null-lse path (the kernels must skip it)
+                flashcore.attention(q, k, v, causal=causal, **kwargs)
+            return
+        for deterministic in (False, True):
+            # detach() keeps each layout's strides (the stride-0 broadcast included)
+            leaves = [t.detach().requires_grad_(True) for t in (q, k, v)]
+            out, lse = flashcore.attention(*leaves, causal=causal, return_lse=True,
+                                           deterministic=deterministic, **kwargs)
+            if i == 0 and not deterministic:  # through out alone: no dlse
+                torch.autograd.grad(out, leaves, torch.randn_like(out), retain_graph=True)
+            seen = torch.isfinite(lse)  # rows that see no key have lse -inf
+            loss = (out.float() * torch.randn_like(out).float()).sum() + lse[seen].sum()
+            torch.autograd.grad(loss, leaves)
+
+    import time
+    start = time.time()
+    done, rejected = [], []
+    for pass_, arch, dtype_name, d, causal in todo:
+        _attention._set_forced_arch(arch)
+        for kwargs in features:
+            for i, (q, k, v) in enumerate(layouts(dtypes[dtype_name], d)):
+                try:
+                    run(pass_, i, q, k, v, causal, kwargs)
+                except RuntimeError as e:  # reported by the test (not a sanitizer finding)
+                    rejected.append([pass_, arch, dtype_name, d, causal, i, kwargs, str(e)[:300]])
+        torch.cuda.synchronize()
+        done.append([pass_, arch, dtype_name, d, causal])
+        print("swept %s %s %s d%d %s at %.0f s" % (pass_, arch, dtype_name, d, "causal" if causal else "full",
+                                                   time.time() - start), flush=True)
+    _attention._set_forced_arch(None)
+    print("covered " + json.dumps(done))
+    print("rejected " + json.dumps(rejected))
+    print("sanitizer case done")
+""")
+
+
+def check_expected_gpu():
+    if not torch.cuda.is_available():
+        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
+    name = torch.cuda.get_device_name()
+    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
+        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
+                 % (EXPECTED_GPU, name, EXPECTED_GPU))
+
+
+def test_every_runnable_instantiation_is_clean_under_all_four_sanitizers(tmp_path):
+    info = flashcore.build_info()
+    todo, skipped = runnable_instantiations(info, torch.cuda.get_device_capability())
+    # Never vacuous: this GPU's own library and the portable PTX one, forward and backward, each
+    # (dtype, head_dim, causal) of them.
+    per_pass = {(p, a) for p, a, *_ in todo}
+    assert {("fwd", "sm80_ptx"), ("bwd", "sm80_ptx")} <= per_pass, per_pass
+    assert len(todo) == sum(len(info[k]) for k in ("kernels", "bwd_kernels")) - sum(
+        1 for k in ("kernels", "bwd_kernels") for x in info[k] if x["arch"] in skipped)
+    print("sweeping %d instantiations (%s) x %d feature variants; not runnable on this GPU: %s"
+          % (len(todo), ", ".join(sorted("%s %s" % pa for pa in per_pass)), len(FEATURE_KWARGS),
+             ", ".join(skipped) or "none"))
+    case = CASE.replace("__TODO__", repr(json.dumps(todo))).replace("__FEATURES__", repr(json.dumps(FEATURE_KWARGS)))
+    # "flashcore" is in every kernel's mangled name (namespaces flashcore::fwd, ::bwd, ::hopper):
+    # the sanitizers check all of flashcore's kernels and none of torch's.
+    logs = run_sanitizers(TOOLS, case, "flashcore", tmp_path)
+    for tool, log in logs.items():
+        covered = [line for line in log.splitlines() if line.startswith("covered ")]
+        assert covered, "%s: the case printed no coverage line" % tool
+        assert sorted(tuple(x) for x in json.loads(covered[-1][len("covered "):])) == todo, tool
+        rejected = [line for line in log.splitlines() if line.startswith("rejected ")]
+        assert rejected and json.loads(rejected[-1][len("rejected "):]) == [], \
+            "%s: calls that raised instead of running: %s" % (tool, rejected[-1:])
+
+
+if __name__ == "__main__":
+    check_expected_gpu()
+    sys.exit(pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider"]
+                         + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else [])))

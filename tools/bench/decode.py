@@ -1,0 +1,222 @@
+"""Decode benchmark (issue 16): flashcore.flash_attn_with_kvcache vs torch SDPA (flash, cuDNN) on
+one-token decode over long KV caches, and chunked prefill against flashcore's plain forward.
+
+  python tools/bench/decode.py --out_dir=/tmp/bench          # with flashcore importable
+  python tools/bench/attention.py --mode=decode ...          # the same, through the attention bench
+
+Timing: CUDA-graph kernel time -- --calls calls captured in one graph, replayed --reps times
+between CUDA events, per call. No L2 flush: every row's K/V is far larger than the L2. % of floor:
+the bytes of K and V read once (batch x keys x kv heads x head_dim x 2 tensors x 2 bytes) at the
+HBM bandwidth of the GPU (H100 SXM 3.35 TB/s, H200 4.8 TB/s) over the measured time.
+
+torch SDPA gets (B, H, 1, D) views with enable_gqa=True where the backend takes it; a backend that
+refuses a row gets "-" (its error is in the JSON). flashcore's output is checked against torch's
+(max abs difference) on every row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+
+# (batch, heads_q, heads_kv, keys): the issue's "Done when" rows (q 1 token, d128, bf16).
+DECODE_ROWS = [
+    (1, 32, 32, 65536),
+    (1, 32, 8, 131072),
+    (8, 32, 32, 32768),
+    (32, 32, 32, 8192),
+    (128, 32, 8, 2048),
+    (64, 64, 8, 4096),
+]
+LAYOUTS = ("contig", "page16", "page256")
+HBM_BYTES_PER_S = {"H100": 3.35e12, "H200": 4.8e12}
+
+
+def hbm_bandwidth(name):
+    for key, bw in HBM_BYTES_PER_S.items():
+        if key in name:
+            return bw
+    return 3.35e12
+
+
+def graph_time_us(fn, calls=20, reps=10):
+    """Per-call kernel time of fn from CUDA-graph replay (no host work between kernels)."""
+    import torch
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(reps):
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0 / calls)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def page_table(batch, keys, page_size, gen, device):
+    """A block table of shuffled physical pages: int32 (batch, keys / page_size)."""
+    import torch
+    pages = keys // page_size
+    return torch.randperm(batch * pages, generator=gen).to(device).view(batch, pages).to(torch.int32)
+
+
+def scatter_pages(x, table, page_size):
+    """x (B, S, Hk, D) laid into the pages of `table`: (num_pages, page_size, Hk, D)."""
+    import torch
+    b, s, hk, d = x.shape
+    cache = torch.empty((table.numel(), page_size, hk, d), dtype=x.dtype, device=x.device)
+    cache[table.long().flatten()] = x.reshape(-1, page_size, hk, d)
+    return cache
+
+
+def sdpa_call(backend, q, k, v):
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    which = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}[backend]
+    qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+    gqa = q.shape[2] != k.shape[2]
+
+    def call():
+        with sdpa_kernel([which]):
+            return F.scaled_dot_product_attention(qt, kt, vt, enable_gqa=gqa)
+    return call
+
+
+def decode_rows(args, torch, flashcore, results, bw, dtype):
+    gen = torch.Generator().manual_seed(0)
+    for (b, hq, hk, sk) in DECODE_ROWS:
+        d = 128
+        q = torch.randn(b, 1, hq, d, device="cuda", dtype=dtype)
+        k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
+        v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
+        lens = torch.full((b,), sk, dtype=torch.int32, device="cuda")
+        floor_us = b * sk * hk * d * 2 * 2 / bw * 1e6
+        row = {"shape": "B%d Hq%d Hk%d k%d d%d" % (b, hq, hk, sk, d), "floor_us": floor_us, "us": {}, "errors": {}}
+        ref = None
+        for backend in ("flash", "cudnn"):
+            try:
+                call = sdpa_call(backend, q, k, v)
+                out = call().transpose(1, 2)
+                ref = out if ref is None else ref
+                row["us"][backend] = graph_time_us(call, args.calls, args.reps)
+            except Exception as e:  # noqa: BLE001 - a backend refusing a shape is data
+                row["errors"][backend] = str(e)[:300]
+        for layout in LAYOUTS:
+            if layout == "contig":
+                kc, vc, table = k, v, None
+            else:
+                ps = int(layout[4:])
+                table = page_table(b, sk, ps, gen, "cuda")
+                kc, vc = scatter_pages(k, table, ps), scatter_pages(v, table, ps)
+            splits = {}
+            for ns in [0] + (args.sweep_splits if layout == "contig" and b * hk < 132 else []):
+                def call(ns=ns):
+                    return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table,
+                                                             num_splits=ns)
+                out = call()
+                if ref is not None:
+                    row["errors"]["flashcore_%s_maxdiff" % layout] = (out.float() - ref.float()).abs().max().item()
+                splits[ns] = graph_time_us(call, args.calls, args.reps)
+            row["us"]["flashcore_" + layout] = splits[0]
+            if len(splits) > 1:
+                row["split_sweep_us"] = {str(kk): vv for kk, vv in splits.items()}
+            del kc, vc
+        results.append(row)
+        cells = ["%-26s" % row["shape"], "floor %7.1f" % floor_us]
+        for name in ["flashcore_" + l for l in LAYOUTS] + ["flash", "cudnn"]:
+            us = row["us"].get(name)
+            cells.append("%s %s" % (name, "%7.1f us %5.1f%%" % (us, 100 * floor_us / us) if us else "-"))
+        print(" | ".join(cells), flush=True)
+        if "split_sweep_us" in row:
+            print("    splits sweep (contig, us): %s" % row["split_sweep_us"], flush=True)
+        del q, k, v
+        torch.cuda.empty_cache()
+
+
+def chunked_prefill(args, torch, flashcore, results, dtype):
+    # S_new 512 into a 16k cache (the cache already holds the new keys: no append is timed),
+    # Hq32 Hk8 d128, causal bottom-right. FLOPs: 4 * D * Hq * sum over query rows of keys seen.
+    b, sq, hq, hk, d, sk = 1, 512, 32, 8, 128, 16384
+    q = torch.randn(b, sq, hq, d, device="cuda", dtype=dtype)
+    k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
+    v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
+    lens = torch.full((b,), sk, dtype=torch.int32, device="cuda")
+    flops = 4 * d * hq * sum(sk - sq + i + 1 for i in range(sq)) * b
+    row = {"shape": "chunked prefill B1 S_new512 k16384 Hq32 Hk8 d128 causal", "us": {}, "tflops": {}, "errors": {}}
+
+    def kv():
+        return flashcore.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens, causal=True)
+    out_kv = kv()
+    row["us"]["flashcore_kvcache"] = graph_time_us(kv, args.calls, args.reps)
+    try:
+        flashcore.attention(q, k, v, causal=True)
+        kr, vr = k, v
+        row["plain_forward_gqa"] = True
+    except Exception:  # noqa: BLE001 - a build without GQA in the plain forward: same FLOPs, expanded heads
+        kr, vr = k.repeat_interleave(hq // hk, 2), v.repeat_interleave(hq // hk, 2)
+        row["plain_forward_gqa"] = False
+
+    def plain():
+        return flashcore.attention(q, kr, vr, causal=True)
+    out_plain = plain()
+    row["errors"]["kvcache_vs_plain_maxdiff"] = (out_kv.float() - out_plain.float()).abs().max().item()
+    row["us"]["flashcore_plain_fwd"] = graph_time_us(plain, args.calls, args.reps)
+    for name, us in row["us"].items():
+        row["tflops"][name] = flops / us / 1e6
+    row["ratio_kvcache_over_plain"] = row["tflops"]["flashcore_kvcache"] / row["tflops"]["flashcore_plain_fwd"]
+    results.append(row)
+    print("%s | kvcache %.1f us %.0f TF/s | plain fwd %.1f us %.0f TF/s | ratio %.2f | maxdiff %.3g" % (
+        row["shape"], row["us"]["flashcore_kvcache"], row["tflops"]["flashcore_kvcache"],
+        row["us"]["flashcore_plain_fwd"], row["tflops"]["flashcore_plain_fwd"], row["ratio_kvcache_over_plain"],
+        row["errors"]["kvcache_vs_plain_maxdiff"]), flush=True)
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out_dir", default="/tmp/decode_bench")
+    p.add_argument("--calls", type=int, default=20, help="calls per captured graph")
+    p.add_argument("--reps", type=int, default=10, help="graph replays timed (median)")
+    p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
+                   help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
+    p.add_argument("--no_prefill", action="store_true")
+    args = p.parse_args(argv)
+    args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
+    return args
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    import torch
+    import flashcore
+    name = torch.cuda.get_device_name()
+    bw = hbm_bandwidth(name)
+    print("decode benchmark on %s (floor at %.2f TB/s), torch %s" % (name, bw / 1e12, torch.__version__), flush=True)
+    results = []
+    decode_rows(args, torch, flashcore, results, bw, torch.bfloat16)
+    if not args.no_prefill:
+        chunked_prefill(args, torch, flashcore, results, torch.bfloat16)
+    os.makedirs(args.out_dir, exist_ok=True)
+    with open(os.path.join(args.out_dir, "decode.json"), "w") as f:
+        json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
