@@ -278,6 +278,11 @@ def test_block_table_routes_to_the_kv_cache_module_when_present(monkeypatch):
     q = t(12, 4, 64)
     caches = t(5, 16, 2, 64), t(5, 16, 2, 64)
     table, used = torch.zeros(3, 2, dtype=torch.int32), torch.tensor([3, 0, 20], dtype=torch.int32)
+    with pytest.raises(ValueError, match=VFN + "q, k and v must be CUDA tensors"):
+        flashcore.flash_attn_varlen_func(q, *caches, cu(5, 0, 7), None, 7, 32, block_table=table, seqused_k=used)
+    monkeypatch.setattr(_checks, "check_device", lambda fn, q: None)  # CPU stand-in from here on
+    caches = t(5, 16, 2, 64), t(5, 16, 2, 64)
+    table, used = torch.zeros(3, 2, dtype=torch.int32), torch.tensor([3, 0, 20], dtype=torch.int32)
     with pytest.raises(ValueError, match="seqused_k .* is required with block_table"):
         flashcore.flash_attn_varlen_func(q, *caches, cu(5, 0, 7), None, 7, 32, block_table=table)
     with pytest.raises(NotImplementedError, match="learnable_sink with block_table"):
