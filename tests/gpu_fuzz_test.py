@@ -121,8 +121,13 @@ def run_config(cfg):
             return "%s not finite" % name
         norm = r.norm().item()
         if norm == 0.0:
-            if ours.abs().max().item() > 0:
-                return "%s should be 0" % name
+            # Exactly 0 in exact math (e.g. dq when every row sees one key: P = 1, dS = 0), while a
+            # kernel's D = rowsum(dO * O) from the rounded O leaves a rounding residue. Absolute
+            # bound: 2x the same math's residue, floored at one unit roundoff of the N(0, 1)
+            # inputs' natural gradient scale (sqrt(head_dim) per element).
+            bound = 2 * max(lo.norm().item(), UNIT[dtype] * ours.numel() ** 0.5 * d ** 0.5)
+            if ours.norm().item() > bound:
+                return "%s should be ~0: norm %.3g > %.3g" % (name, ours.norm().item(), bound)
             continue
         ours_err = (ours - r).norm().item() / norm
         low_err = (lo - r).norm().item() / norm
@@ -152,6 +157,11 @@ def test_fuzz_forward_and_gradients():
             failures.append("seed %d: %s\n    %s" % (cfg["seed"], msg, describe(cfg)))
     elapsed = time.monotonic() - start
     print("fuzz: %d configurations in %.1f s (base seed %d), %d failed" % (checked, elapsed, BASE_SEED, len(failures)))
+    kinds = {}
+    for f in failures:
+        kind = f.split(": ", 1)[1].split(" ", 1)[0] if ": " in f else f
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print("fuzz failures by first word: %s" % kinds)
     for f in failures[:20]:
         print("FAIL " + f)
     assert not failures, "%d of %d configurations failed; first: %s" % (len(failures), checked, failures[0])
