@@ -165,14 +165,16 @@ def test_padded_batch_takes_the_varlen_path_and_matches(trio, monkeypatch):
     calls = []
     real = flashcore.flash_attn_varlen_func
 
-    def spy(*a, **kw):
-        calls.append(kw)
-        return real(*a, **kw)
+    def spy(q, k, v, *a, **kw):
+        calls.append((q.shape[-2], k.shape[-2], v.shape[-2]))
+        return real(q, k, v, *a, **kw)
     # transformers' loader hands out flashcore.flash_attn_varlen_func: spy on it there
     from transformers import modeling_flash_attention_utils as fa_utils
     monkeypatch.setattr(fa_utils, "_flash_varlen_fn", spy)
     ours = trio.ours(ids, attention_mask=mask).logits
     assert calls, "the padded batch did not go through flash_attn_varlen_func"
+    cfg = trio.ours.config  # GQA: k/v reach flashcore with their own heads, never repeated
+    assert set(calls) == {(cfg.num_attention_heads, cfg.num_key_value_heads, cfg.num_key_value_heads)}, calls
     valid = mask.bool()
     ref = trio.ref(ids, attention_mask=mask).logits
     check(trio.name, "padded", ours[valid], trio.lowp(ids, attention_mask=mask).logits[valid], ref[valid])

@@ -68,12 +68,6 @@ struct DecodeSeq {
   }
 };
 
-__device__ __forceinline__ float tanh_approx(float x) {
-  float y;
-  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 // Online softmax over scores already in log2 units with masked entries at -inf, on the m16n8
 // accumulator layout (acc[4 t + 2 h + e]: row group + 8 h, column 8 t + 2 tig + e). Scaling and
 // masking happen before (so any sign of softmax_scale and any window work alike); this keeps
@@ -275,7 +269,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     }
     if (capped) {
 #pragma unroll
-      for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] = tanh_approx(acc_s[i] * scale_over_softcap) * scale_log2;
+      for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] = tanh_accurate(acc_s[i] * scale_over_softcap) * scale_log2;  // kernels/common/mask.cuh
     } else {
 #pragma unroll
       for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] *= scale_log2;

@@ -258,7 +258,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         mbar_arrive_expect_tx(&smem.k_full[s], kKVBytes);
         load_tile<kHeadDim, kBlockN>(&maps.k, smem.k[s], &smem.k_full[s], row0, head_kv, tma_batch);
         mbar_wait(&smem.v_empty[s], kv.parity() ^ 1);
-        const int rows_in_data = varlen ? packed_k_end - row0 : kBlockN;
+        // Dense with seqused_k (a KV cache's used prefix): rows past it are in the tensor (the TMA
+        // does not zero them) and may hold anything too.
+        const int rows_in_data =
+            varlen ? packed_k_end - row0 : (p.seqused_k != nullptr ? t.seq.seqlen_k - j * kBlockN : kBlockN);
         if (rows_in_data >= kBlockN) {
           mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
           load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], row0, head_kv, tma_batch);

@@ -172,6 +172,7 @@ def _paged(fn, q, k_cache, v_cache, cu_seqlens_q, max_seqlen_q, softmax_scale, c
     window = _checks.check_window(fn, window_size)
     softcap = _checks.check_softcap(fn, softcap)
     scale = _checks.check_scale(fn, softmax_scale, q.shape[-1])
+    _checks.check_device(fn, q)
     out = torch.empty_like(q)
     lse = torch.empty((q.shape[1], q.shape[0]), dtype=torch.float32, device=q.device) if return_lse else None
     run(q, k_cache, v_cache, block_table, seqused_k, cu_seqlens_q, max_seqlen_q, out, lse, softmax_scale=scale,

@@ -18,6 +18,7 @@ from typing import Optional, Tuple, Union
 
 import torch
 
+from flashcore import _attention
 from flashcore._attention import SUPPORTED_HEAD_DIMS, _C, _DTYPE_NAMES, _device_arch, _raw_stream
 
 _NAME = "flashcore.flash_attn_with_kvcache"
@@ -321,6 +322,16 @@ def flash_attn_with_kvcache(
             v_cache[rows, positions] = v
     if q.stride(-1) != 1 or any(s % 8 for s in q.stride()[:-1]) or q.data_ptr() % 16:
         q = q.contiguous()
+    if _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad):
+        # Prefill-sized chunks into a contiguous cache: the Hopper forward (wgmma) reads the cache's
+        # used prefix (seqused_k = lengths after the append; masks align to it) at the forward's
+        # speed, where the mma.sync decode kernel reaches 0.37x of it (docs/PERF.md).
+        with torch.no_grad():
+            out, lse = _attention.attention_core(
+                q, k_cache, v_cache, softmax_scale=float(softmax_scale), causal=False,
+                window_size=(window_left, window_right), softcap=float(softcap),
+                seqused_k=(cache_seqlens + seqlen_new).to(torch.int32))
+        return (out, lse) if return_softmax_lse else out
     out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device) if return_softmax_lse else None
     _launch(q, k_cache, v_cache, out, lse, cache_seqlens=cache_seqlens, seqlen_new=seqlen_new,
@@ -329,6 +340,16 @@ def flash_attn_with_kvcache(
             softmax_scale=float(softmax_scale), window_left=window_left, window_right=window_right,
             softcap=float(softcap), num_splits=num_splits)
     return (out, lse) if return_softmax_lse else out
+
+
+# Query rows from which a contiguous-cache call runs on the Hopper forward kernel instead of the
+# decode kernel: one full query tile of the forward (its tile policy's block_m).
+PREFILL_MIN_QUERY_ROWS = 128
+
+
+def _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad) -> bool:
+    return (q.shape[1] >= PREFILL_MIN_QUERY_ROWS and not paged and cache_batch_idx is None
+            and cache_leftpad is None and _device_arch(q.get_device()) == "sm90a")
 
 
 def _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size, num_rows,
