@@ -60,6 +60,7 @@ const char* to_string(Arch arch) {
     case Arch::kSm89: return "sm89";
     case Arch::kSm90a: return "sm90a";
     case Arch::kSm80Ptx: return "sm80_ptx";
+    case Arch::kSm89Ptx: return "sm89_ptx";
   }
   return "?";
 }
