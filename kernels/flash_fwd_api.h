@@ -13,9 +13,11 @@ namespace flashcore {
 
 enum class DType : int { kFp16 = 0, kBf16 = 1 };
 // One value per compiled target; kSm90a is Hopper's arch-specific target (wgmma/setmaxnreg).
-// kSm80Ptx / kSm89Ptx: test-only libraries of the sm80 / sm89 code compiled to PTX only (JIT by
-// the driver, e.g. on Hopper, so the GPU suite can check that code where no A100/L4 is lent);
-// never chosen by the production dispatch (flashcore.select_arch).
+// kSm80Ptx: the sm80 code compiled to compute_80 PTX only, JIT-compiled by the driver for the GPU at
+// hand: what flashcore.select_arch picks for a GPU with no SASS here (Blackwell and later), and
+// what the GPU suites force on a Hopper to check that code where no A100/L4 is lent. kSm89Ptx has
+// had no library since there is one PTX target (kernels/defs.bzl PTX_ARCHS); code that names it
+// still builds.
 enum class Arch : int { kSm80 = 80, kSm89 = 89, kSm90a = 90, kSm80Ptx = 1080, kSm89Ptx = 1089 };
 
 const char* to_string(DType dtype);

@@ -9,7 +9,7 @@
 //
 // kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
 // (bwd_kernel.cuh), the MMA wrapper (mma.cuh) and the forward tile policy (tile_policy.h). They are
-// built for sm80 and sm89 (and as the test-only PTX libraries sm80_ptx / sm89_ptx); on sm90a the
+// built for sm80 and sm89 (and as the portable PTX library sm80_ptx); on sm90a the
 // forward is kernels/hopper/ and the backward uses sm80/bwd_kernel.cuh's preprocess and convert
 // kernels, and its main kernel only for layouts the TMA cannot describe (kernels/hopper/bwd_kernel.cuh).
 #pragma once
