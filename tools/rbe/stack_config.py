@@ -3,9 +3,10 @@ policy behind them: BuildGrid's buildgrid.yml (server), cas-cleanup.yml (its CAS
 and redis.conf (the store of the persistent ActionCache).
 
 Every key below was checked against BuildGrid 0.4.4's own schema and loaders
-(buildgrid/server/app/settings/schema.yml and parser.py in the venv); `bgd server start`
-validates buildgrid.yml strictly (unknown keys fail), tools/rbe/stack_config_test.py checks all
-three files against that schema.
+(buildgrid/server/app/settings/schema.yml and parser.py in the venv). At run time `bgd server
+start` validates buildgrid.yml strictly (unknown keys fail) and `tools/remote up` does the same
+for the cleanup files (`bgd cleanup start` would ignore a misspelt key); stack_config_test.py
+checks the settings verdict persistence depends on.
 """
 
 import re
