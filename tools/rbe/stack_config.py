@@ -3,20 +3,20 @@ policy behind them: BuildGrid's buildgrid.yml (server), cas-cleanup.yml (its CAS
 and redis.conf (the store of the persistent ActionCache).
 
 Every key below was checked against BuildGrid 0.4.4's own schema and loaders
-(buildgrid/server/app/settings/schema.yml and parser.py in the venv); `bgd server start`
-validates buildgrid.yml strictly (unknown keys fail), tools/rbe/stack_config_test.py checks all
-three files against that schema.
+(buildgrid/server/app/settings/schema.yml and parser.py in the venv). At run time `bgd server
+start` validates buildgrid.yml strictly (unknown keys fail) and `tools/remote up` does the same
+for the cleanup files (`bgd cleanup start` would ignore a misspelt key); stack_config_test.py
+checks the settings verdict persistence depends on.
 """
 
 import re
 
 # The CAS is bounded by BuildGrid's cleanup daemon (`bgd cleanup start`) over the sql index:
 # when the indexed bytes reach the high watermark it deletes least-recently-used blobs (index
-# rows first, then the files) until the low watermark. Default limit 10 GB: one revision of
-# //tests:cpu executed remotely puts ~0.3 GB of CUDA toolkit inputs (shared by all revisions)
-# plus a few tens of MB of outputs per changed revision into the CAS, so 10 GB keeps the
-# toolkit and far more than a working week of revisions' outputs and GPU test logs, on a
-# machine with ~80 GB free.
+# rows first, then the files) until the low watermark. Default limit 10 GB: all of //tests:cpu
+# executed remotely from an empty stack left 0.31 GB in the CAS (measured; mostly CUDA toolkit
+# inputs, which later revisions share), so 10 GB holds that thirty times over: weeks of
+# revisions' outputs and GPU test logs, on a machine with ~80 GB free.
 DEFAULT_CAS_LIMIT = "10G"
 # Cleanup stops at 80% of the limit: each pass frees a fifth of it, so passes are rare.
 CAS_LOW_FRACTION = 0.8
@@ -29,9 +29,10 @@ CAS_KEEP_RECENT_S = 3 * 3600
 # How often the cleanup daemon looks at the index size.
 CAS_CLEANUP_PERIOD_S = 300
 
-# The ActionCache entries (one serialized ActionResult per action, ~0.5-2 KB) live in Redis;
-# past this much memory Redis evicts the least recently used verdicts (a miss, never a wrong
-# hit), so the ActionCache is bounded too: 256 MB is over 100,000 verdicts.
+# The ActionCache entries (one serialized ActionResult per action) live in Redis; past this much
+# memory Redis evicts the least recently used verdicts (a miss, never a wrong hit), so the
+# ActionCache is bounded too: measured ~2.8 KB of memory per verdict (108 for all of //tests:cpu),
+# so 256 MB is ~100,000 verdicts.
 REDIS_MAXMEMORY = "256mb"
 
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)B?\s*$", re.I)
