@@ -103,24 +103,21 @@ struct AttentionMask {
 
 // Softcap (Gemma 2, Grok): scores s = q.k become tanh(s * softmax_scale / softcap), in place; the
 // caller then uses softcap * log2(e) as the softmax's log2 scale, so the softmax sees
-// softcap * tanh(softmax_scale * s / softcap). The backward's derivative needs only tanh itself
-// (1 - t^2).
-//
-// tanh = 1 - 2 / (2^(2x log2 e) + 1) with ex2.approx (relative error ~2^-22) and a fast divide:
-// two MUFU operations, but accurate to ~1e-7. The single tanh.approx.f32 instruction was tried
-// first: its error (~2^-11 relative, the same sign over a row) biased every lse of a row alike,
-// and a sink's gradient -- a sum over rows of terms of both signs -- came out 0.76% off on an
-// H100 (fp16 d64 GQA + softcap + sink + causal), past 2x the same math in fp16.
-__device__ __forceinline__ float tanh_accurate(float x) {
-  float e;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * 2.8853900817779268f));  // 2 log2(e)
-  return 1.f - __fdividef(2.f, e + 1.f);  // e = inf: 2 / inf = 0, t = 1; e = 0: t = -1
+// softcap * tanh(softmax_scale * s / softcap). tanh.approx has a relative error near 2^-11, below
+// the fp16/bf16 rounding of P. The backward's derivative needs only tanh itself (1 - t^2).
+// Measured on an H100 (docs/results/2026-11-23-h100-final.md): an accurate tanh (ex2.approx + a
+// divide, two MUFU operations) cost the forward 35% instead of 15% and did not change the one
+// gradient that misses the 2x rule (a sink's, limited by D = rowsum(dO o O) from the rounded O).
+__device__ __forceinline__ float tanh_approx(float x) {
+  float y;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
 }
 
 template <int kN>
 __device__ __forceinline__ void softcap_scores(float (&s)[kN], float scale_over_softcap) {
 #pragma unroll
-  for (int i = 0; i < kN; ++i) s[i] = tanh_accurate(s[i] * scale_over_softcap);
+  for (int i = 0; i < kN; ++i) s[i] = tanh_approx(s[i] * scale_over_softcap);
 }
 
 // The log2-unit scale the softmax applies to the (possibly softcapped) scores.

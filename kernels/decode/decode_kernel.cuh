@@ -269,7 +269,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     }
     if (capped) {
 #pragma unroll
-      for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] = tanh_accurate(acc_s[i] * scale_over_softcap) * scale_log2;  // kernels/common/mask.cuh
+      for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] = tanh_approx(acc_s[i] * scale_over_softcap) * scale_log2;  // kernels/common/mask.cuh
     } else {
 #pragma unroll
       for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] *= scale_log2;
