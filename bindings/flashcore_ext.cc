@@ -107,7 +107,7 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          uintptr_t v, uintptr_t o, uintptr_t lse, int batch, int heads, int seqlen_q, int seqlen_k,
          int head_dim, const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream,
-         const Features& features) {
+         const Features& features, uintptr_t o_resid) {
   const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
   FwdLauncher launcher = find_fwd_kernel(key);
   if (launcher == nullptr) {
@@ -122,6 +122,7 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   p.v = reinterpret_cast<const void*>(v);
   p.o = reinterpret_cast<void*>(o);
   p.lse = reinterpret_cast<float*>(lse);
+  p.o_resid = reinterpret_cast<void*>(o_resid);
   p.q_batch_stride = q_strides[0], p.q_row_stride = q_strides[1], p.q_head_stride = q_strides[2];
   p.k_batch_stride = k_strides[0], p.k_row_stride = k_strides[1], p.k_head_stride = k_strides[2];
   p.v_batch_stride = v_strides[0], p.v_row_stride = v_strides[1], p.v_head_stride = v_strides[2];
@@ -145,7 +146,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
-         bool deterministic, uintptr_t stream, const Features& features) {
+         bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid) {
   const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
   BwdLauncher launcher = find_bwd_kernel(key);
   if (launcher == nullptr) {
@@ -160,6 +161,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   p.v = reinterpret_cast<const void*>(v);
   p.o = reinterpret_cast<const void*>(o);
   p.dout = reinterpret_cast<const void*>(dout);
+  p.o_resid = reinterpret_cast<const void*>(o_resid);
   p.lse = reinterpret_cast<const float*>(lse);
   p.dlse = reinterpret_cast<const float*>(dlse);
   p.dq = reinterpret_cast<void*>(dq);
@@ -322,9 +324,10 @@ PYBIND11_MODULE(_C, m) {
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("lse"), py::arg("batch"), py::arg("heads"),
         py::arg("seqlen_q"), py::arg("seqlen_k"), py::arg("head_dim"), py::arg("q_strides"),
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("softmax_scale"),
-        py::arg("causal"), py::arg("stream"), py::arg("features") = py::tuple(),
+        py::arg("causal"), py::arg("stream"), py::arg("features") = py::tuple(), py::arg("o_resid") = 0,
         "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
-        "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous.");
+        "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous. "
+        "o_resid (optional, o's strides): also write O's rounding residual for the backward.");
   m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("dout"), py::arg("lse"), py::arg("dlse"),
         py::arg("dq"), py::arg("dk"), py::arg("dv"), py::arg("dsum"), py::arg("dq_accum"),
@@ -333,10 +336,12 @@ PYBIND11_MODULE(_C, m) {
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("do_strides"),
         py::arg("dq_strides"), py::arg("dk_strides"), py::arg("dv_strides"), py::arg("softmax_scale"),
         py::arg("causal"), py::arg("deterministic"), py::arg("stream"), py::arg("features") = py::tuple(),
+        py::arg("o_resid") = 0,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
         "head_dim), and for deterministic=True dq_semaphore int32 of dq_semaphore_count >= "
-        "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0.");
+        "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0; "
+        "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O).");
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.def("decode", &flashcore::decode, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("params"),
         py::arg("stream"),

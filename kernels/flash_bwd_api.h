@@ -22,7 +22,7 @@ constexpr int kBwdBlockM = 64;
 // laid out like lse's.
 //
 // Scratch, allocated by the caller (no allocation inside the launcher):
-//   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * O) - dlse
+//   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * (O + o_resid)) - dlse
 //   dq_accum  float32 (batch, heads, seqlen_q, head_dim), contiguous: dQ / softmax_scale in fp32
 //   dq_semaphore int32 (batch, heads, ceil(seqlen_q / kBwdBlockM)), contiguous; deterministic only
 // The launcher zeroes dq_accum and dq_semaphore itself (in the preprocessing kernel).
@@ -32,6 +32,7 @@ struct BwdParams : AttentionFeatures {
   const void* v;
   const void* o;
   const void* dout;
+  const void* o_resid;  // optional (nullptr): the forward's O residual (FwdParams::o_resid), o's strides
   const float* lse;
   const float* dlse;  // optional (nullptr): gradient of the returned lse, float32 like lse
   void* dq;

@@ -64,6 +64,11 @@ struct FwdParams : AttentionFeatures {
   const void* v;
   void* o;
   float* lse;
+  // Optional (null: not written): O's rounding residual, O_fp32 - float(O), in q's dtype with o's
+  // strides. The training path keeps it for the backward, whose D = rowsum(dO * O) then uses O to
+  // ~16 bits instead of the rounded O: where dS = P (dP - D) nearly cancels (a row that sees one
+  // or two keys, a sink's gradient summed over rows) the rounded O's residue dominated the error.
+  void* o_resid;
   int64_t q_batch_stride, q_row_stride, q_head_stride;
   int64_t k_batch_stride, k_row_stride, k_head_stride;
   int64_t v_batch_stride, v_row_stride, v_head_stride;

@@ -187,11 +187,37 @@ def meta_qkv(sq=17, sk=33, d=128, dtype=torch.bfloat16):
 @pytest.mark.parametrize("deterministic", [False, True])
 def test_backward_gives_grads_for_q_k_v(deterministic):
     q, k, v = meta_qkv()
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.1, deterministic)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.1, deterministic)
     assert out.requires_grad and out.grad_fn is not None
     (out.float().sum() + lse.sum()).backward()
     for t in (q, k, v):
         assert t.grad is not None and t.grad.shape == t.shape and t.grad.dtype == t.dtype
+
+
+def test_forward_keeps_the_o_residual_for_the_backward_when_asked(monkeypatch):
+    """save_residual=True (what flashcore.attention and attention_core pass when autograd records
+    the call): the op returns O's residual (out's shape and dtype) and the backward op gets it."""
+    calls = []
+    real = torch.ops.flashcore.attention_bwd
+    monkeypatch.setattr(torch.ops.flashcore, "attention_bwd", lambda *a: (calls.append(a), real(*a))[1])
+    q, k, v = meta_qkv(sq=5, sk=9, d=64, dtype=torch.float16)
+    out, lse, resid = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.25, False, -1, -1, 0.0, None, None,
+                                                        None, None, 0, 0, True)
+    assert resid.shape == out.shape and resid.dtype == out.dtype and not resid.requires_grad
+    out.sum().backward()
+    assert len(calls) == 1 and calls[0][-1] is not None and calls[0][-1].shape == out.shape
+    # Without it the residual is empty and the backward gets None.
+    _, _, empty = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.25, False)
+    assert empty.numel() == 0
+
+
+def test_wants_grad_follows_autograd():
+    a = torch.empty(2, device="meta", requires_grad=True)
+    b = torch.empty(2, device="meta")
+    assert _attention._wants_grad(b, a, None)
+    assert not _attention._wants_grad(b, None)
+    with torch.no_grad():
+        assert not _attention._wants_grad(a)
 
 
 def test_backward_runs_the_bwd_custom_op_with_the_saved_tensors(monkeypatch):
@@ -205,17 +231,18 @@ def test_backward_runs_the_bwd_custom_op_with_the_saved_tensors(monkeypatch):
 
     monkeypatch.setattr(torch.ops.flashcore, "attention_bwd", Spy())
     q, k, v = meta_qkv(sq=5, sk=9, d=64, dtype=torch.float16)
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.25, True)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.25, True)
     out.sum().backward()
     assert len(calls) == 1
     dout, sq, sk, sv, sout, slse, dlse, causal, scale, deterministic = calls[0][:10]
-    # Plain attention: every feature argument at its "off" value.
-    assert calls[0][10:] == (-1, -1, 0.0, None, None, None, None, 0, 0)
+    # Plain attention: every feature argument at its "off" value; no O residual was kept (this
+    # direct op call did not ask for one: save_residual defaults to False).
+    assert calls[0][10:] == (-1, -1, 0.0, None, None, None, None, 0, 0, None)
     assert dout.shape == out.shape
     assert (sq.shape, sk.shape, sv.shape, sout.shape, slse.shape) == (q.shape, k.shape, v.shape, out.shape, lse.shape)
     assert (causal, scale, deterministic) == (False, 0.25, True)
     assert dlse is None  # lse unused: no zero tensor made for its gradient
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.25, False)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, True, 0.25, False)
     lse.sum().backward()  # only lse used: dout is made zeros, dlse is passed
     dout, *_, dlse, causal, scale, deterministic = calls[1][:10]
     assert dout.shape == out.shape and dlse.shape == lse.shape and causal is True
@@ -230,7 +257,7 @@ def test_forward_saves_exactly_q_k_v_out_lse():
 
     q, k, v = meta_qkv()
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        out, lse = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.1, False)
+        out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, False, 0.1, False)
     # No extra copies: exactly the inputs and outputs themselves.
     assert len(saved) == 5
     assert all(s is x for s, x in zip(saved, (q, k, v, out, lse)))
@@ -271,7 +298,7 @@ def test_backward_ops_trace_into_one_graph_with_make_fx():
 def test_fake_impl_gives_shapes_without_a_gpu():
     q = torch.empty(2, 17, 4, 128, device="meta", dtype=torch.bfloat16)
     k = torch.empty(2, 33, 4, 128, device="meta", dtype=torch.bfloat16)
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, k, True, 0.1)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, k, True, 0.1)
     assert out.shape == (2, 17, 4, 128) and out.dtype == torch.bfloat16
     assert lse.shape == (2, 4, 17) and lse.dtype == torch.float32
 

@@ -413,12 +413,12 @@ def test_fwd_fake_impl_with_features_gives_shapes():
     q = torch.empty(2, 17, 8, 128, device="meta", dtype=torch.bfloat16)
     k = torch.empty(2, 33, 2, 128, device="meta", dtype=torch.bfloat16)
     sink = torch.empty(8, device="meta")
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, k, True, 0.1, False, 16, 0, 30.0, sink)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, k, True, 0.1, False, 16, 0, 30.0, sink)
     assert out.shape == q.shape and lse.shape == (2, 8, 17) and lse.dtype == torch.float32
     qp = torch.empty(40, 8, 64, device="meta", dtype=torch.float16)
     kp = torch.empty(50, 1, 64, device="meta", dtype=torch.float16)
     c = torch.empty(4, device="meta", dtype=torch.int32)
-    out, lse = torch.ops.flashcore.attention_fwd(qp, kp, kp, False, 0.1, False, -1, -1, 0.0, None, c, c, None, 20, 30)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(qp, kp, kp, False, 0.1, False, -1, -1, 0.0, None, c, c, None, 20, 30)
     assert out.shape == qp.shape and lse.shape == (8, 40)
 
 

@@ -105,9 +105,12 @@ def fresh(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):
 
 
 def run_bwd_poisoned(dout, q, k, v, causal, scale, deterministic=False):
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False)
+    # As training runs it: the forward keeps O's rounding residual for the backward's D.
+    out, lse, out_resid = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False, -1, -1, 0.0, None,
+                                                            None, None, None, 0, 0, True)
     dq, dk, dv = (torch.full_like(t, float("nan")) for t in (q, k, v))
-    _attention.attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal, scale, deterministic)
+    _attention.attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal, scale, deterministic,
+                                  out_resid=out_resid)
     torch.cuda.synchronize()
     return dq, dk, dv
 
@@ -438,7 +441,7 @@ def test_backward_scratch_is_linear_in_seqlen():
     (3 x 64 MiB) plus float32 scratch dq_accum (128 MiB) and dsum (1 MiB); no S x S."""
     b, h, s, d = 1, 16, 16384, 128
     q, k, v, dout = fresh(b, h, s, s, d, torch.bfloat16, 1)
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, d ** -0.5, False)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, True, d ** -0.5, False)
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
     base = torch.cuda.memory_allocated()

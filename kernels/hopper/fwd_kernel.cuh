@@ -456,6 +456,23 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
+    if (p.o_resid != nullptr) {
+      // Training: what O's rounding drops, straight from registers (FwdParams::o_resid; read once
+      // by the backward's preprocess, so the plain stores' 16-byte row pieces cost little).
+      Element* r_base = static_cast<Element*>(p.o_resid) + batch * p.o_batch_stride + head * p.o_head_stride;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row_base + 8 * h;
+        if (row < seq.seqlen_q) {
+          Element* rrow = r_base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
+#pragma unroll
+          for (int t = 0; t < kOTiles; ++t) {
+            *reinterpret_cast<uint32_t*>(rrow + 8 * t + 2 * (lane % 4)) =
+                n_blocks > 0 ? Traits::pack2_residual(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
+          }
+        }
+      }
+    }
     if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
 #pragma unroll

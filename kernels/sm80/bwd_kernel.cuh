@@ -141,11 +141,16 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
   const auto* o = static_cast<const Element*>(p.o) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
   const auto* dout =
       static_cast<const Element*>(p.dout) + b * p.do_batch_stride + i * p.do_row_stride + h * p.do_head_stride;
+  // O + its rounding residual when the forward kept one (FwdParams::o_resid): D from the rounded
+  // O alone leaves a residue that dominates where dS = P (dP - D) nearly cancels.
+  const auto* o_resid = p.o_resid == nullptr ? nullptr
+      : static_cast<const Element*>(p.o_resid) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
   float acc = 0.f;
 #pragma unroll
   for (int d = lane * 2; d < kHeadDim; d += 64) {
-    acc += static_cast<float>(o[d]) * static_cast<float>(dout[d]) +
-           static_cast<float>(o[d + 1]) * static_cast<float>(dout[d + 1]);
+    float o0 = static_cast<float>(o[d]), o1 = static_cast<float>(o[d + 1]);
+    if (o_resid != nullptr) o0 += static_cast<float>(o_resid[d]), o1 += static_cast<float>(o_resid[d + 1]);
+    acc += o0 * static_cast<float>(dout[d]) + o1 * static_cast<float>(dout[d + 1]);
   }
 #pragma unroll
   for (int off = 16; off > 0; off /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off);

@@ -279,6 +279,14 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
             Traits::pack2(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
         *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
       }
+      if (p.o_resid != nullptr) {  // training: what the rounding dropped, for the backward's D
+        Element* rrow = static_cast<Element*>(p.o_resid) + (orow - static_cast<Element*>(p.o));
+#pragma unroll
+        for (int t = 0; t < kDTiles; ++t) {
+          *reinterpret_cast<uint32_t*>(rrow + t * 8 + tig * 2) =
+              Traits::pack2_residual(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
+        }
+      }
       if (tig == 0 && lse != nullptr) lse[row] = lse_row[h];
     }
   }

@@ -249,10 +249,12 @@ _PLAIN = dict(window_left=-1, window_right=-1, softcap=0.0, sink=None, cu_seqlen
               seqused_k=None, max_seqlen_q=0, max_seqlen_k=0)
 
 
-def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, **features) -> None:
+def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, out_resid=None, **features) -> None:
     """The per-call path: pointer alignment, device, arch, and the kernel launch. Shapes and
     layouts of out/lse are the caller's responsibility (attention_into checks them; the custom
-    op allocates them itself). `features`: the keywords of _PLAIN (attention_core's)."""
+    op allocates them itself). out_resid (optional, out's shape and strides): the kernel also
+    writes O's rounding residual there, for the backward. `features`: the keywords of _PLAIN
+    (attention_core's)."""
     f = _Features(q, k, causal, **{**_PLAIN, **features})
     heads, head_dim = q.shape[-2], q.shape[-1]
     for name, t in (("q", q), ("k", k), ("v", v), ("out", out)):
@@ -264,7 +266,8 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, **features) -
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
            f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
            f.strides(q), f.strides(k), f.strides(v), f.strides(out),
-           softmax_scale, f.masked, _raw_stream(device), f.as_tuple)
+           softmax_scale, f.masked, _raw_stream(device), f.as_tuple,
+           0 if out_resid is None else out_resid.data_ptr())
 
 
 @torch.library.custom_op("flashcore::attention_fwd", mutates_args=())
@@ -273,15 +276,24 @@ def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bo
                    window_right: int = -1, softcap: float = 0.0, sink: Optional[torch.Tensor] = None,
                    cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
                    seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0,
-                   max_seqlen_k: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+                   max_seqlen_k: int = 0, save_residual: bool = False
+                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Returns (out, lse, out_resid). With save_residual (the caller will run the backward),
+    out_resid is O's rounding residual (out's shape, q's dtype; FwdParams::o_resid): the backward
+    takes D = rowsum(dO * O) from out + out_resid instead of the rounded out, whose residue
+    otherwise dominates the gradients where dS = P (dP - D) nearly cancels (a row that sees one
+    or two keys; a sink's gradient). It costs one more O-sized write and O-sized saved tensor.
+    Without it, out_resid is empty."""
     # `deterministic` only travels to the backward (through setup_context); the forward is
     # deterministic anyway.
     out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     lse = torch.empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32, device=q.device)
-    _launch(q, k, v, out, lse, causal, softmax_scale, window_left=window_left, window_right=window_right,
+    out_resid = torch.empty(q.shape if save_residual else (0,), dtype=q.dtype, device=q.device)
+    _launch(q, k, v, out, lse, causal, softmax_scale, out_resid=out_resid if save_residual else None,
+            window_left=window_left, window_right=window_right,
             softcap=softcap, sink=sink, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
             seqused_k=seqused_k, max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k)
-    return out, lse
+    return out, lse, out_resid
 
 
 def _lse_shape(q, cu_seqlens_q):
@@ -294,8 +306,9 @@ def _lse_shape(q, cu_seqlens_q):
 @_attention_fwd.register_fake
 def _attention_fwd_fake(q, k, v, causal, softmax_scale, deterministic=False, window_left=-1, window_right=-1,
                         softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None,
-                        max_seqlen_q=0, max_seqlen_k=0):
-    return q.new_empty(q.shape), q.new_empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32)
+                        max_seqlen_q=0, max_seqlen_k=0, save_residual=False):
+    return (q.new_empty(q.shape), q.new_empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32),
+            q.new_empty(q.shape if save_residual else (0,)))
 
 
 # --- backward -------------------------------------------------------------------------------
@@ -309,13 +322,17 @@ def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
 
 
 def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
-                       deterministic: bool = False, dlse=None, **features):
+                       deterministic: bool = False, dlse=None, out_resid=None, **features):
     """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
     unit stride on head_dim, 16-byte rows). Scratch (O(batch*heads*seqlen_q*head_dim) float32)
     is allocated here through torch. The tests use this to poison the outputs. `features`: the
     keywords of _PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
-    caller takes a sink's gradient."""
+    caller takes a sink's gradient. out_resid (optional): the forward's O residual
+    (_attention_fwd's save_residual), with out's strides."""
     f = _Features(q, k, causal, **{**_PLAIN, **features})
+    if out_resid is not None and (out_resid.shape != out.shape or out_resid.stride() != out.stride()
+                                  or out_resid.dtype != out.dtype or out_resid.device != out.device):
+        raise ValueError("flashcore: out_resid must have out's shape, strides, dtype and device")
     heads, head_dim = q.shape[-2], q.shape[-1]
     for name, t, like in (("dout", dout, q), ("out", out, q), ("dq", dq, q), ("dk", dk, k), ("dv", dv, v)):
         if t.shape != like.shape or t.dtype != like.dtype or t.device != like.device or t.stride(-1) != 1 \
@@ -349,7 +366,8 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
            f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
            f.strides(q), f.strides(k), f.strides(v), f.strides(out), f.strides(dout),
            f.strides(dq), f.strides(dk), f.strides(dv),
-           softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple)
+           softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple,
+           0 if out_resid is None else out_resid.data_ptr())
     return dsum
 
 
@@ -371,7 +389,8 @@ def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
                    softmax_scale: float, deterministic: bool, window_left: int = -1, window_right: int = -1,
                    softcap: float = 0.0, sink: Optional[torch.Tensor] = None,
                    cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
-                   seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0, max_seqlen_k: int = 0
+                   seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0, max_seqlen_k: int = 0,
+                   out_resid: Optional[torch.Tensor] = None
                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     # Packed rows past the last sequence get no gradient from the kernels: zeros, not garbage.
     alloc = torch.zeros if cu_seqlens_q is not None else torch.empty
@@ -382,7 +401,7 @@ def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
                               deterministic, None if dlse is None else dlse.contiguous(),
                               window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
                               cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, seqused_k=seqused_k,
-                              max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k)
+                              max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, out_resid=out_resid)
     dsink = _sink_grad(sink, lse, dsum, cu_seqlens_q) if sink is not None else q.new_empty((0,), dtype=torch.float32)
     return dq, dk, dv, dsink
 
@@ -390,7 +409,7 @@ def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
 @_attention_bwd.register_fake
 def _attention_bwd_fake(dout, q, k, v, out, lse, dlse, causal, softmax_scale, deterministic, window_left=-1,
                         window_right=-1, softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None,
-                        seqused_k=None, max_seqlen_q=0, max_seqlen_k=0):
+                        seqused_k=None, max_seqlen_q=0, max_seqlen_k=0, out_resid=None):
     dsink = q.new_empty(sink.shape if sink is not None else (0,), dtype=torch.float32)
     return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape), dsink
 
@@ -403,9 +422,11 @@ def _setup_context(ctx, inputs, output):
     q, k, v, causal, softmax_scale = inputs[:5]
     deterministic = inputs[5] if len(inputs) > 5 else False
     features = dict(zip(_FEATURE_ARGS, inputs[6:]))
-    out, lse = output
+    out, lse, out_resid = output
+    ctx.mark_non_differentiable(out_resid)
     ctx.save_for_backward(q, k, v, out, lse, features.get("sink"), features.get("cu_seqlens_q"),
-                          features.get("cu_seqlens_k"), features.get("seqused_k"))
+                          features.get("cu_seqlens_k"), features.get("seqused_k"),
+                          out_resid if out_resid.numel() else None)
     ctx.causal = causal
     ctx.softmax_scale = softmax_scale
     ctx.deterministic = deterministic
@@ -416,17 +437,17 @@ def _setup_context(ctx, inputs, output):
     ctx.set_materialize_grads(False)
 
 
-def _backward(ctx, grad_out, grad_lse):
-    q, k, v, out, lse, sink, cu_seqlens_q, cu_seqlens_k, seqused_k = ctx.saved_tensors
+def _backward(ctx, grad_out, grad_lse, _grad_out_resid):
+    q, k, v, out, lse, sink, cu_seqlens_q, cu_seqlens_k, seqused_k, out_resid = ctx.saved_tensors
     if grad_out is None:  # only lse was used
         grad_out = torch.zeros_like(out)
     sc = ctx.scalars
     dq, dk, dv, dsink = torch.ops.flashcore.attention_bwd(
         grad_out, q, k, v, out, lse, grad_lse, ctx.causal, ctx.softmax_scale, ctx.deterministic,
         sc["window_left"], sc["window_right"], sc["softcap"], sink, cu_seqlens_q, cu_seqlens_k, seqused_k,
-        sc["max_seqlen_q"], sc["max_seqlen_k"])
+        sc["max_seqlen_q"], sc["max_seqlen_k"], out_resid)
     return (dq, dk, dv, None, None, None, None, None, None, dsink if sink is not None else None,
-            None, None, None, None, None)
+            None, None, None, None, None, None)
 
 
 torch.library.register_autograd("flashcore::attention_fwd", _backward, setup_context=_setup_context)
@@ -445,10 +466,16 @@ def attention_core(q, k, v, *, softmax_scale, causal, window_size=(-1, -1), soft
         sink = sink.float()
     if sink is not None:
         sink = sink.contiguous()
-    return torch.ops.flashcore.attention_fwd(
+    out, lse, _ = torch.ops.flashcore.attention_fwd(
         q, k, v, bool(causal), float(softmax_scale), bool(deterministic), int(window_size[0]), int(window_size[1]),
         float(softcap), sink, cu_seqlens_q, cu_seqlens_k, seqused_k,
-        int(max_seqlen_q or 0), int(max_seqlen_k or 0))
+        int(max_seqlen_q or 0), int(max_seqlen_k or 0), _wants_grad(q, k, v, sink))
+    return out, lse
+
+
+def _wants_grad(*tensors) -> bool:
+    """Whether autograd will record this call (then the forward keeps O's residual for the backward)."""
+    return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
 
 
 def _setup_context_bwd(ctx, inputs, output):
@@ -569,7 +596,8 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
         return _api.attention_with_features(q, k, v, causal, softmax_scale, return_lse, deterministic,
                                             window_size, softcap, learnable_sink)
     scale = _check_inputs(q, k, v, causal, softmax_scale)
-    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, deterministic)
+    out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, deterministic, -1, -1, 0.0, None,
+                                                    None, None, None, 0, 0, _wants_grad(q, k, v))
     return (out, lse) if return_lse else out
 
 
