@@ -114,6 +114,7 @@ class Case:
         self.sink = (2.0 * randn(heads)) if sink else None
         self.scale = head_dim ** -0.5 * (3.0 if softcap else 1.0)  # make the cap bite
         self.dlse = None
+        self.out_resid = None  # set by forward(): O's rounding residual, for backward()
 
     def features(self):
         """_attention._launch / attention_bwd_into keywords."""
@@ -136,14 +137,18 @@ class Case:
     def forward(self):
         out = torch.full_like(self.q, float("nan"))
         lse = torch.full(self.lse_shape(), float("nan"), device="cuda", dtype=torch.float32)
-        _attention._launch(self.q, self.k, self.v, out, lse, self.causal, self.scale, **self.features())
+        # As training runs it: the forward also keeps O's rounding residual for the backward's D.
+        self.out_resid = torch.full_like(self.q, float("nan"))
+        _attention._launch(self.q, self.k, self.v, out, lse, self.causal, self.scale, out_resid=self.out_resid,
+                           **self.features())
         torch.cuda.synchronize()
         return out, lse
 
     def backward(self, out, lse, deterministic=False):
         dq, dk, dv = (torch.full_like(t, float("nan")) for t in (self.q, self.k, self.v))
         dsum = _attention.attention_bwd_into(self.dout, self.q, self.k, self.v, out, lse, dq, dk, dv, self.causal,
-                                             self.scale, deterministic, self.dlse, **self.features())
+                                             self.scale, deterministic, self.dlse, out_resid=self.out_resid,
+                                             **self.features())
         dsink = None
         if self.sink is not None:
             dsink = _attention._sink_grad(self.sink.float(), lse, dsum, self.cu_q)

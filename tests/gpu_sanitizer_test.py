@@ -9,9 +9,17 @@ SASS libraries of other GPUs cannot run here and are listed as not covered. For 
 small shapes (seqlen_q != seqlen_k both ways, so causal rows that see no key occur; one query
 row; a packed-qkv strided layout; k/v broadcast over the batch with stride 0): the forward with
 and without lse, and the backward with atomic and with deterministic dQ, through the gradient of
-lse too. Run-time feature variants (GQA, sliding window, softcap, sinks, varlen) add one entry
-each to FEATURE_KWARGS as they land. The four tools run at once, one process each, and the test
-fails on any report of any of them (tests/sanitizer_check.py).
+lse too. Each is run once per entry of FEATURE_VARIANTS (the run-time features: plain; GQA with
+a sliding window, softcap and a sink; packed varlen with GQA, a window, softcap, a sink and
+seqused_k). The four tools run at once, one process each, and the test fails on any report of
+any of them (tests/sanitizer_check.py), or on an output element the kernels left unwritten.
+
+initcheck and the TMA: compute-sanitizer's initcheck does not see the Hopper kernels'
+cp.async.bulk.tensor stores, so every later read of a TMA-written output was reported (measured:
+docs/results/2026-11-23-h100-final.md). The case therefore has flashcore allocate its outputs
+filled with NaN (the test-only _attention._set_poison_outputs): initcheck still judges every other
+read -- inputs, lse, the backward's D, dQ accumulator, semaphores, the O residual -- and each
+output is checked finite afterwards, so an element no kernel wrote fails the test instead.
 """
 
 import json
@@ -27,9 +35,15 @@ from sanitizer_check import TOOLS, run_sanitizers
 
 EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 
-# Keyword arguments of flashcore.attention, one entry per run-time feature variant; {} is the
-# plain call. Each entry is run for every instantiation, forward and backward.
-FEATURE_KWARGS = [{}]
+# The run-time feature variants, each run for every instantiation, forward and backward: {} is the
+# plain call; "gqa": k/v with one head for q's two; "sink": a learnable sink per head; "varlen":
+# packed sequences through flash_attn_varlen_func (its own lengths, seqused_k below the keys of
+# one sequence); the rest are flashcore.attention's keywords.
+FEATURE_VARIANTS = [
+    {},
+    {"gqa": True, "window_size": [20, 3], "softcap": 30.0, "sink": True},
+    {"varlen": True, "gqa": True, "window_size": [40, 7], "softcap": 5.0, "sink": True},
+]
 
 
 def runnable_instantiations(info, capability):
@@ -53,6 +67,7 @@ CASE = textwrap.dedent("""
 
     todo = [tuple(x) for x in json.loads(__TODO__)]
     features = json.loads(__FEATURES__)
+    _attention._set_poison_outputs(True)  # outputs start as NaN: see the module docstring
     dtypes = {"fp16": torch.float16, "bf16": torch.bfloat16}
     g = torch.Generator(device="cuda").manual_seed(0)
 
@@ -69,22 +84,62 @@ CASE = textwrap.dedent("""
         kv = randn(1, 45, 2, d, dtype=dtype)
         yield randn(2, 45, 2, d, dtype=dtype), kv.expand(2, -1, -1, -1), kv.expand(2, -1, -1, -1)
 
-    def run(pass_, i, q, k, v, causal, kwargs):
+    def varlen_layouts(dtype, d):
+        # Packed: a short, a one-row and a long sequence, keys longer and shorter than queries;
+        # seqused_k stops the first sequence's keys early. Two rows of NaN past the packed data.
+        lens_q, lens_k = [67, 1, 131], [131, 77, 45]
+        cu_q = torch.tensor([0, 67, 68, 199], dtype=torch.int32, device="cuda")
+        cu_k = torch.tensor([0, 131, 208, 253], dtype=torch.int32, device="cuda")
+        used = torch.tensor([100, 77, 45], dtype=torch.int32, device="cuda")
+        q, k, v = (randn(n + 2, 2, d, dtype=dtype) for n in (199, 253, 253))
+        for t, n in ((q, 199), (k, 253), (v, 253)):
+            t[n:] = float("nan")
+        yield q, k, v, dict(cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, max_seqlen_q=131, max_seqlen_k=131), 199
+        yield q, k, v, dict(cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, max_seqlen_q=131, max_seqlen_k=131,
+                            seqused_k=used), 199
+
+    def written(name, t, rows=None):
+        # Outputs were NaN before the kernels ran (poisoned): any NaN left is an unwritten element.
+        t = t if rows is None else t[:rows]
+        if not torch.isfinite(t).all():
+            raise AssertionError("%s has %d non-finite elements after the call" % (name, (~torch.isfinite(t)).sum()))
+
+    def call(q, k, v, causal, kwargs, deterministic, sink, packed):
+        kw = {k_: v_ for k_, v_ in kwargs.items() if k_ not in ("gqa", "sink", "varlen")}
+        if "window_size" in kw:
+            kw["window_size"] = tuple(kw["window_size"])
+        if packed is not None:
+            out, lse, _ = flashcore.flash_attn_varlen_func(q, k, v, causal=causal, deterministic=deterministic,
+                                                            learnable_sink=sink, return_attn_probs=True,
+                                                            **packed, **kw)
+            return out, lse
+        return flashcore.attention(q, k, v, causal=causal, return_lse=True, deterministic=deterministic,
+                                   learnable_sink=sink, **kw)
+
+    def run(pass_, i, q, k, v, causal, kwargs, packed=None, rows=None):
+        if kwargs.get("gqa"):
+            k, v = k[..., :1, :], v[..., :1, :]
+        sink = torch.randn(q.shape[-2], generator=g, device="cuda") if kwargs.get("sink") else None
         if pass_ == "fwd":
-            flashcore.attention(q, k, v, causal=causal, return_lse=True, **kwargs)
-            if i == 0:  # the null-lse path (the kernels must skip it)
-                flashcore.attention(q, k, v, causal=causal, **kwargs)
+            out, _ = call(q, k, v, causal, kwargs, False, sink, packed)
+            written("out", out, rows)
+            if i == 0 and packed is None and not kwargs:  # the null-lse path (the kernels must skip it)
+                written("out", flashcore.attention(q, k, v, causal=causal))
             return
         for deterministic in (False, True):
             # detach() keeps each layout's strides (the stride-0 broadcast included)
             leaves = [t.detach().requires_grad_(True) for t in (q, k, v)]
-            out, lse = flashcore.attention(*leaves, causal=causal, return_lse=True,
-                                           deterministic=deterministic, **kwargs)
+            if sink is not None:
+                leaves.append(sink.detach().requires_grad_(True))
+            out, lse = call(*leaves[:3], causal, kwargs, deterministic, leaves[3] if sink is not None else None, packed)
             if i == 0 and not deterministic:  # through out alone: no dlse
                 torch.autograd.grad(out, leaves, torch.randn_like(out), retain_graph=True)
+            if rows is not None:  # packed: the rows past the sequences are no part of the result
+                out, lse = out[:rows], lse[:, :rows]
             seen = torch.isfinite(lse)  # rows that see no key have lse -inf
             loss = (out.float() * torch.randn_like(out).float()).sum() + lse[seen].sum()
-            torch.autograd.grad(loss, leaves)
+            for name, grad in zip(("dq", "dk", "dv", "dsink"), torch.autograd.grad(loss, leaves)):
+                written(name, grad, rows if name == "dq" else None)
 
     import time
     start = time.time()
@@ -92,11 +147,15 @@ CASE = textwrap.dedent("""
     for pass_, arch, dtype_name, d, causal in todo:
         _attention._set_forced_arch(arch)
         for kwargs in features:
-            for i, (q, k, v) in enumerate(layouts(dtypes[dtype_name], d)):
+            if kwargs.get("varlen"):
+                cases = [(q, k, v, packed, rows) for q, k, v, packed, rows in varlen_layouts(dtypes[dtype_name], d)]
+            else:
+                cases = [(q, k, v, None, None) for q, k, v in layouts(dtypes[dtype_name], d)]
+            for i, (q, k, v, packed, rows) in enumerate(cases):
                 try:
-                    run(pass_, i, q, k, v, causal, kwargs)
-                except RuntimeError as e:  # reported by the test (not a sanitizer finding)
-                    rejected.append([pass_, arch, dtype_name, d, causal, i, kwargs, str(e)[:300]])
+                    run(pass_, i, q, k, v, causal, kwargs, packed, rows)
+                except (RuntimeError, AssertionError, ValueError) as e:  # reported by the test
+                    rejected.append([pass_, arch, dtype_name, d, causal, i, kwargs, "%s: %s" % (type(e).__name__, str(e)[:300])])
         torch.cuda.synchronize()
         done.append([pass_, arch, dtype_name, d, causal])
         print("swept %s %s %s d%d %s at %.0f s" % (pass_, arch, dtype_name, d, "causal" if causal else "full",
@@ -127,9 +186,9 @@ def test_every_runnable_instantiation_is_clean_under_all_four_sanitizers(tmp_pat
     assert len(todo) == sum(len(info[k]) for k in ("kernels", "bwd_kernels")) - sum(
         1 for k in ("kernels", "bwd_kernels") for x in info[k] if x["arch"] in skipped)
     print("sweeping %d instantiations (%s) x %d feature variants; not runnable on this GPU: %s"
-          % (len(todo), ", ".join(sorted("%s %s" % pa for pa in per_pass)), len(FEATURE_KWARGS),
+          % (len(todo), ", ".join(sorted("%s %s" % pa for pa in per_pass)), len(FEATURE_VARIANTS),
              ", ".join(skipped) or "none"))
-    case = CASE.replace("__TODO__", repr(json.dumps(todo))).replace("__FEATURES__", repr(json.dumps(FEATURE_KWARGS)))
+    case = CASE.replace("__TODO__", repr(json.dumps(todo))).replace("__FEATURES__", repr(json.dumps(FEATURE_VARIANTS)))
     # "flashcore" is in every kernel's mangled name (namespaces flashcore::fwd, ::bwd, ::hopper):
     # the sanitizers check all of flashcore's kernels and none of torch's.
     logs = run_sanitizers(TOOLS, case, "flashcore", tmp_path)
@@ -139,7 +198,7 @@ def test_every_runnable_instantiation_is_clean_under_all_four_sanitizers(tmp_pat
         assert sorted(tuple(x) for x in json.loads(covered[-1][len("covered "):])) == todo, tool
         rejected = [line for line in log.splitlines() if line.startswith("rejected ")]
         assert rejected and json.loads(rejected[-1][len("rejected "):]) == [], \
-            "%s: calls that raised instead of running: %s" % (tool, rejected[-1:])
+            "%s: calls that raised instead of running, or left an output unwritten: %s" % (tool, rejected[-1:])
 
 
 if __name__ == "__main__":
