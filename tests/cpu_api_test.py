@@ -211,6 +211,22 @@ def test_forward_keeps_the_o_residual_for_the_backward_when_asked(monkeypatch):
     assert empty.numel() == 0
 
 
+def test_residual_is_kept_where_rounded_o_would_dominate_the_gradients():
+    """Rows that see at most 16 keys, or a sink: the O residual; long rows: FlashAttention's D."""
+    def meta(*shape, grad=True):
+        return torch.empty(*shape, device="meta", requires_grad=grad)
+    q, k_long, k_short = meta(1, 4, 2, 64), meta(1, 4096, 2, 64), meta(1, 16, 2, 64)
+    keep = _attention._keep_residual
+    assert not keep(q, k_long, k_long, None, (-1, -1), False, None, 0)
+    assert keep(q, k_short, k_short, None, (-1, -1), False, None, 0)
+    assert keep(q, k_long, k_long, meta(2), (-1, -1), False, None, 0)  # a sink
+    assert keep(q, k_long, k_long, None, (1, -1), True, None, 0)  # causal window: 2 keys per row
+    assert not keep(q, k_long, k_long, None, (100, -1), True, None, 0)
+    assert keep(q, k_long, k_long, None, (-1, -1), False, torch.zeros(2, device="meta"), 9)  # packed, 9 keys
+    frozen = meta(1, 4, 2, 64, grad=False), meta(1, 16, 2, 64, grad=False)
+    assert not keep(frozen[0], frozen[1], frozen[1], None, (-1, -1), False, None, 0)  # no backward
+
+
 def test_wants_grad_follows_autograd():
     a = torch.empty(2, device="meta", requires_grad=True)
     b = torch.empty(2, device="meta")

@@ -145,11 +145,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
     if (steps == 0 || threadIdx.x != 0) return;
-    // Packed varlen: rows past the last sequence may hold anything, NaN included, and 0 * NaN is
-    // NaN in every product here (dV += P^T dO, dK += dS^T Q, dQ += dS K): a tile reaching past
-    // the packed data is loaded on the aux barrier, those rows zeroed, and only then published.
-    const int packed_q_end = varlen ? p.cu_seqlens_q[p.batch] : 0;
-    const int packed_k_end = varlen ? p.cu_seqlens_k[p.batch] : 0;
+    // Packed varlen: rows past a sequence -- the next sequence's, or past the packed data -- may
+    // hold anything, NaN included, and 0 * NaN is NaN in every product here (dV += P^T dO,
+    // dK += dS^T Q, dQ += dS K): a tile reaching past its sequence is loaded on the aux barrier,
+    // those rows zeroed, and only then published, so a NaN stays in its own sequence.
     uint32_t aux_parity = 0;
     // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
     auto zero_rows = [&](Element* tile, int rows, int from) {
@@ -163,7 +162,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
     };
     const int k_row0 = seq.row0_k + n0;
-    const bool patch_kv = varlen && packed_k_end - k_row0 < kBlockN;
+    const int k_rows_in_seq = seq.seqlen_k - n0;  // rows of this key block inside the sequence
+    // (Dense with seqused_k too: keys past the used prefix are in the tensor and may hold anything.)
+    const bool patch_kv = (varlen || p.seqused_k != nullptr) && k_rows_in_seq < kBlockN;
     uint64_t* kv_bar = patch_kv ? &smem.aux : &smem.kv_full;
     mbar_arrive_expect_tx(kv_bar, 2 * kKVBytes);
     load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, kv_bar, k_row0, head_kv, tma_batch);
@@ -171,8 +172,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     if (patch_kv) {
       mbar_wait(&smem.aux, aux_parity);
       aux_parity ^= 1;
-      zero_rows(smem.k, kBlockN, packed_k_end - k_row0);
-      zero_rows(smem.v, kBlockN, packed_k_end - k_row0);
+      zero_rows(smem.k, kBlockN, k_rows_in_seq);
+      zero_rows(smem.v, kBlockN, k_rows_in_seq);
       fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
       mbar_arrive(&smem.kv_full);
     }
@@ -181,7 +182,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const int s = st.stage();
       const int h = step_head(i);
       const int q_row0 = seq.row0_q + step_block(i) * kBlockM;
-      const bool patch = varlen && packed_q_end - q_row0 < kBlockM;
+      const int q_rows_in_seq = seq.seqlen_q - step_block(i) * kBlockM;
+      const bool patch = varlen && q_rows_in_seq < kBlockM;
       uint64_t* bar = patch ? &smem.aux : &smem.full[s];
       mbar_wait(&smem.empty[s], st.parity() ^ 1);
       mbar_arrive_expect_tx(bar, 2 * kTileBytes);
@@ -190,8 +192,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (patch) {
         mbar_wait(&smem.aux, aux_parity);
         aux_parity ^= 1;
-        zero_rows(smem.q[s], kBlockM, packed_q_end - q_row0);
-        zero_rows(smem.dout[s], kBlockM, packed_q_end - q_row0);
+        zero_rows(smem.q[s], kBlockM, q_rows_in_seq);
+        zero_rows(smem.dout[s], kBlockM, q_rows_in_seq);
         fence_view_async_shared();
         mbar_arrive(&smem.full[s]);
       }

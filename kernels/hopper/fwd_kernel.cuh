@@ -221,11 +221,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       tma_store_commit();
       tma_store_wait_read();
     };
-    // Packed varlen: rows past the last sequence (cu_seqlens_k[batch]) may hold anything, NaN
-    // included, and 0 * NaN is NaN in the P V product: a V block reaching past them is patched
-    // here (those rows zeroed) before the consumers are let in. K needs no patch: its columns
-    // past a sequence are masked before they reach P.
-    const int packed_k_end = varlen ? p.cu_seqlens_k[p.batch] : 0;
+    // Packed varlen: rows past a sequence's keys -- the next sequence's, or past the packed data --
+    // may hold anything, NaN included, and 0 * NaN is NaN in the P V product: a V block reaching
+    // past its sequence is patched here (those rows zeroed) before the consumers are let in, so a
+    // NaN stays in its own sequence. K needs no patch: its columns past a sequence are masked
+    // before they reach P.
     uint32_t v_aux_parity = 0;
     for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
       TilePlan t;
@@ -261,7 +261,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         // Dense with seqused_k (a KV cache's used prefix): rows past it are in the tensor (the TMA
         // does not zero them) and may hold anything too.
         const int rows_in_data =
-            varlen ? packed_k_end - row0 : (p.seqused_k != nullptr ? t.seq.seqlen_k - j * kBlockN : kBlockN);
+            varlen || p.seqused_k != nullptr ? t.seq.seqlen_k - j * kBlockN : kBlockN;
         if (rows_in_data >= kBlockN) {
           mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
           load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], row0, head_kv, tma_batch);

@@ -374,7 +374,9 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
     device = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    dsum = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    # Packed: rows past cu_seqlens_q[-1] belong to no sequence and the preprocess skips them; zeros
+    # there keep _sink_grad's product from reading uninitialised memory (it masks them after).
+    dsum = (torch.zeros if f.varlen else torch.empty)(lse_shape, dtype=torch.float32, device=q.device)
     dq_accum = torch.empty(lse_shape + (head_dim,), dtype=torch.float32, device=q.device)
     if deterministic:
         n_sem = f.batch * heads * -(-f.seqlen_q // _C.bwd_block_m)
@@ -495,13 +497,35 @@ def attention_core(q, k, v, *, softmax_scale, causal, window_size=(-1, -1), soft
     out, lse, _ = torch.ops.flashcore.attention_fwd(
         q, k, v, bool(causal), float(softmax_scale), bool(deterministic), int(window_size[0]), int(window_size[1]),
         float(softcap), sink, cu_seqlens_q, cu_seqlens_k, seqused_k,
-        int(max_seqlen_q or 0), int(max_seqlen_k or 0), _wants_grad(q, k, v, sink))
+        int(max_seqlen_q or 0), int(max_seqlen_k or 0),
+        _keep_residual(q, k, v, sink, window_size, causal, cu_seqlens_q, max_seqlen_k))
     return out, lse
 
 
 def _wants_grad(*tensors) -> bool:
-    """Whether autograd will record this call (then the forward keeps O's residual for the backward)."""
+    """Whether autograd will record this call."""
     return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
+# The backward's D = rowsum(dO * O) from the rounded O leaves an absolute residue of about one
+# rounding of |dO||O| per row: as FlashAttention's, harmless where rows see many keys, but it
+# dominates dS = P (dP - D) where a row's softmax is nearly one key (a row that sees a few keys),
+# and a sink's gradient sums it over every row of a head. There the forward keeps O's rounding
+# residual (_attention_fwd's save_residual) -- not always: writing it costs 2-23% of a training
+# forward at 16k tokens on an H100 (docs/PERF.md, "D from the O residual").
+_RESIDUAL_MAX_KEYS = 16
+
+
+def _keep_residual(q, k, v, sink, window_size, causal, cu_seqlens_q, max_seqlen_k) -> bool:
+    if not _wants_grad(q, k, v, sink):
+        return False
+    if sink is not None:
+        return True
+    keys = int(max_seqlen_k or 0) if cu_seqlens_q is not None else k.shape[1]
+    left, right = int(window_size[0]), 0 if causal else int(window_size[1])
+    if left >= 0 and right >= 0:
+        keys = min(keys, left + right + 1)
+    return keys <= _RESIDUAL_MAX_KEYS
 
 
 def _setup_context_bwd(ctx, inputs, output):
@@ -623,7 +647,8 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
                                             window_size, softcap, learnable_sink)
     scale = _check_inputs(q, k, v, causal, softmax_scale)
     out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, deterministic, -1, -1, 0.0, None,
-                                                    None, None, None, 0, 0, _wants_grad(q, k, v))
+                                                    None, None, None, 0, 0,
+                                                    _keep_residual(q, k, v, None, (-1, -1), causal, None, 0))
     return (out, lse) if return_lse else out
 
 

@@ -1,0 +1,295 @@
+"""Inputs at the edges, for the forward and backward of every run-time feature (issue 12 item 2):
+NaN/inf in q/k/v, tensors past 2^31 elements, batch x heads past 65,535.
+
+- NaN/inf: a non-finite value stays where the math puts it. A NaN or inf in query row i of head
+  h: out and dq are non-finite in that row alone and bit-identical to the clean run everywhere
+  else (deterministic mode, so the backward's reduction order is fixed); dk/dv may be non-finite
+  only for the keys of that sequence and kv head (which of them is the kernel's business: 0 x NaN
+  in a product is NaN), and are bit-identical elsewhere; a sink's gradient only for head h. A NaN
+  in key j of kv head g: the query rows of that sequence in the heads of group g may be
+  non-finite, at least one is, and every other row is bit-identical.
+- 2^31 elements: q (and out, dq) past 2^31 elements (element offsets past int32), cheap through
+  a sliding window or short packed sequences; the rows past the 2^31st element are checked
+  against the float64 reference on a slice that holds everything they depend on.
+- batch x heads past 65,535 (a CUDA grid's y/z limit): every (batch, head) written, the last
+  ones checked against the float64 reference.
+
+Instantiated per GPU kind as //tests:gpu_<kind>_edge (tests/BUILD.bazel).
+"""
+
+import itertools
+import os
+import sys
+
+import pytest
+import torch
+
+import flashcore
+from flashcore.reference import features_reference
+
+EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
+UNIT = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+
+
+def randn(*shape, dtype=torch.bfloat16, seed=0):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return torch.randn(*shape, generator=g, device="cuda", dtype=torch.float32).to(dtype)
+
+
+# Each feature as flashcore.flash_attn_func / flash_attn_varlen_func keywords, on small shapes:
+# (name, heads, heads_kv, causal, window, softcap, sink, varlen)
+FEATURES = {
+    "gqa": dict(heads=4, heads_kv=2),
+    "window": dict(window=(20, 5)),
+    "causal_window": dict(causal=True, window=(30, 0)),
+    "softcap": dict(softcap=5.0),
+    "sink": dict(sink=True),
+    "varlen": dict(varlen=True),
+    "all": dict(heads=4, heads_kv=1, causal=True, window=(40, 0), softcap=30.0, sink=True, varlen=True),
+}
+LENS_Q, LENS_K = [70, 1, 150], [90, 33, 150]  # packed sequences (varlen)
+DENSE = (2, 150, 170)  # batch, seqlen_q, seqlen_k
+
+
+class Call:
+    """One feature's inputs and its deterministic forward + backward through the public API."""
+
+    def __init__(self, feature, head_dim=64, dtype=torch.bfloat16, seed=1):
+        f = dict(heads=2, heads_kv=2, causal=False, window=(-1, -1), softcap=0.0, sink=False, varlen=False)
+        f.update(FEATURES[feature])
+        self.f, self.dtype = f, dtype
+        h, hk = f["heads"], f["heads_kv"]
+        if f["varlen"]:
+            self.cu_q = torch.tensor([0, *itertools.accumulate(LENS_Q)], dtype=torch.int32, device="cuda")
+            self.cu_k = torch.tensor([0, *itertools.accumulate(LENS_K)], dtype=torch.int32, device="cuda")
+            qs, ks = (sum(LENS_Q), h, head_dim), (sum(LENS_K), hk, head_dim)
+        else:
+            b, sq, sk = DENSE
+            qs, ks = (b, sq, h, head_dim), (b, sk, hk, head_dim)
+        self.q, self.k, self.v, self.dout = (randn(*s, dtype=dtype, seed=seed + i) for i, s in
+                                             enumerate((qs, ks, ks, qs)))
+        self.sink = randn(h, seed=seed + 9, dtype=torch.float32) if f["sink"] else None
+
+    def run(self, q=None, k=None, v=None):
+        """(out, dq, dk, dv, dsink) of sum(out * dout), deterministic."""
+        leaves = [t.detach().clone().requires_grad_(True) for t in (q if q is not None else self.q,
+                                                                    k if k is not None else self.k,
+                                                                    v if v is not None else self.v)]
+        sink = self.sink.detach().clone().requires_grad_(True) if self.sink is not None else None
+        kw = dict(causal=self.f["causal"], window_size=self.f["window"], softcap=self.f["softcap"],
+                  learnable_sink=sink, deterministic=True)
+        if self.f["varlen"]:
+            out = flashcore.flash_attn_varlen_func(*leaves, self.cu_q, self.cu_k, max(LENS_Q), max(LENS_K), **kw)
+        else:
+            out = flashcore.flash_attn_func(*leaves, **kw)
+        grads = torch.autograd.grad(out, leaves + ([sink] if sink is not None else []), self.dout)
+        torch.cuda.synchronize()
+        return (out.detach(),) + tuple(grads) + ((None,) if sink is None else ())
+
+    # Index helpers: a query row / key row of sequence `s` (packed: row of the packed tensor).
+    def q_index(self, s, i, h):
+        return (int(self.cu_q[s]) + i, h) if self.f["varlen"] else (s, i, h)
+
+    def k_index(self, s, j, g):
+        return (int(self.cu_k[s]) + j, g) if self.f["varlen"] else (s, j, g)
+
+    def rows_of_sequence(self, t, s, kind):
+        """A bool mask over t's leading (row[, head]) dims selecting sequence s's rows."""
+        m = torch.zeros(t.shape[:-1], dtype=torch.bool, device="cuda")
+        if self.f["varlen"]:
+            cu = self.cu_q if kind == "q" else self.cu_k
+            m[int(cu[s]):int(cu[s + 1])] = True
+        else:
+            m[s] = True
+        return m
+
+
+def head_mask(t, heads):
+    m = torch.zeros(t.shape[:-1], dtype=torch.bool, device="cuda")
+    m[..., heads] = True
+    return m
+
+
+def assert_same_outside(name, got, clean, allowed):
+    """got is bit-identical to clean wherever `allowed` (over the leading dims) is False."""
+    keep = ~allowed
+    a, b = got[keep], clean[keep]
+    assert torch.isfinite(a).all(), "%s: a non-finite value leaked outside its rows" % name
+    assert torch.equal(a, b), "%s: rows outside the poisoned ones changed (max diff %.3g)" % (
+        name, (a.float() - b.float()).abs().max().item())
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf"])
+@pytest.mark.parametrize("feature", list(FEATURES))
+def test_nonfinite_query_row_stays_in_its_row(feature, bad):
+    call = Call(feature)
+    clean = call.run()
+    s = 2 if call.f["varlen"] else 1  # the last sequence
+    i, h = 37, call.f["heads"] - 1
+    g = h // (call.f["heads"] // call.f["heads_kv"])
+    q = call.q.clone()
+    q[call.q_index(s, i, h)][5] = float(bad)
+    out, dq, dk, dv, dsink = call.run(q=q)
+    row = torch.zeros(out.shape[:-1], dtype=torch.bool, device="cuda")
+    row[call.q_index(s, i, h)] = True
+    # The math: a NaN makes every score of the row NaN; an inf makes them +-inf (softmax: inf - inf
+    # = NaN), unless a softcap maps them to +-softcap (then the row is finite).
+    math_finite = bad == "inf" and call.f["softcap"] > 0
+    assert bool(torch.isfinite(out[row]).all()) == math_finite, \
+        "the poisoned row's out is %s; the math's is not" % ("finite" if not math_finite else "non-finite")
+    assert_same_outside("out", out, clean[0], row)
+    assert_same_outside("dq", dq, clean[1], row)
+    kv_rows = call.rows_of_sequence(dk, s, "k") & head_mask(dk, g)
+    assert_same_outside("dk", dk, clean[2], kv_rows)
+    assert_same_outside("dv", dv, clean[3], kv_rows)
+    if dsink is not None:
+        others = torch.ones_like(dsink, dtype=torch.bool)
+        others[h] = False
+        assert torch.equal(dsink[others], clean[4][others]), "dsink of other heads changed"
+
+
+@pytest.mark.parametrize("feature", list(FEATURES))
+def test_nan_key_reaches_only_rows_of_its_sequence_and_group(feature):
+    call = Call(feature)
+    clean = call.run()
+    s = 0
+    j, g = 10, 0
+    group = call.f["heads"] // call.f["heads_kv"]
+    k = call.k.clone()
+    k[call.k_index(s, j, g)][3] = float("nan")
+    out, dq, dk, dv, dsink = call.run(k=k)
+    q_heads = list(range(g * group, (g + 1) * group))
+    allowed_q = call.rows_of_sequence(out, s, "q") & head_mask(out, q_heads)
+    assert not torch.isfinite(out[allowed_q]).all(), "no row saw the NaN key: it was dropped"
+    assert_same_outside("out", out, clean[0], allowed_q)
+    assert_same_outside("dq", dq, clean[1], allowed_q)
+    allowed_k = call.rows_of_sequence(dk, s, "k") & head_mask(dk, g)
+    assert_same_outside("dk", dk, clean[2], allowed_k)
+    assert_same_outside("dv", dv, clean[3], allowed_k)
+    if dsink is not None:
+        others = torch.ones_like(dsink, dtype=torch.bool)
+        others[q_heads] = False
+        assert torch.equal(dsink[others], clean[4][others]), "dsink of other groups changed"
+
+
+def check_close(name, ours, ref64, lowp):
+    """FlashAttention's rule against the float64 reference (2x the same math in the dtype)."""
+    assert torch.isfinite(ours).all(), "%s: not finite" % name
+    norm = ref64.double().norm().item()
+    err = (ours.double() - ref64.double()).norm().item() / norm
+    low = (lowp.double() - ref64.double()).norm().item() / norm
+    assert err <= 2 * max(low, UNIT[ours.dtype] if ours.dtype in UNIT else 1e-6), \
+        "%s: rel err %.3g > 2 x %.3g (same math in the dtype)" % (name, err, low)
+
+
+def references(q, k, v, dout, sink=None, **kw):
+    return (features_reference(q, k, v, dout=dout, sink=sink, **kw),
+            features_reference(q, k, v, dout=dout, sink=sink, compute_dtype=q.dtype, **kw))
+
+
+def grads_of(out_fn, leaves, dout):
+    out = out_fn(*leaves)
+    grads = torch.autograd.grad(out, leaves, dout)
+    torch.cuda.synchronize()
+    return out.detach(), grads
+
+
+def test_dense_window_gqa_softcap_sink_past_2_31_elements():
+    """q (1, S, 8, 128) bf16 with S * 8 * 128 > 2^31, k/v 2 heads, causal window 128: the last
+    512 rows (all past the 2^31st element of q) and the keys they see, against float64 on a slice."""
+    heads, heads_kv, d, w, tail = 8, 2, 128, 128, 512
+    s = 2**31 // (heads * d) + 1000
+    assert s * heads * d > 2**31
+    q = randn(1, s, heads, d, seed=11)
+    k, v = randn(1, s, heads_kv, d, seed=12), randn(1, s, heads_kv, d, seed=13)
+    sink = randn(heads, seed=14, dtype=torch.float32)
+    dout = torch.zeros_like(q)
+    dout[:, s - tail:] = randn(1, tail, heads, d, seed=15)  # only the tail rows carry a gradient
+    kw = dict(causal=True, window_size=(w, 0), softcap=30.0)
+    leaves = [t.requires_grad_(True) for t in (q, k, v, sink.clone())]
+    out, (dq, dk, dv, dsink) = grads_of(
+        lambda q_, k_, v_, s_: flashcore.flash_attn_func(q_, k_, v_, learnable_sink=s_, **kw), leaves, dout)
+    lo = s - tail - w  # everything the tail rows depend on, and every key they reach
+    sl = slice(lo, s)
+    ref, low = references(q[:, sl].detach(), k[:, sl].detach(), v[:, sl].detach(), dout[:, sl], sink=sink, **kw)
+    check_close("out (tail)", out[:, s - tail:], ref.out[:, w:], low.out[:, w:])
+    check_close("dq (tail)", dq[:, s - tail:], ref.dq[:, w:], low.dq[:, w:])
+    check_close("dk (slice)", dk[:, sl], ref.dk, low.dk)
+    check_close("dv (slice)", dv[:, sl], ref.dv, low.dv)
+    assert dk[:, :lo].abs().max().item() == 0 and dv[:, :lo].abs().max().item() == 0, \
+        "keys no tail row sees got a gradient"
+    # The sink's gradient: only the tail rows carry one (the rest have dout = 0).
+    check_close("dsink", dsink, ref.dsink, low.dsink)
+
+
+def test_varlen_gqa_past_2_31_elements():
+    """Packed q (total, 8, 128), total * 8 * 128 > 2^31, in 512-row sequences, k/v 1 head: the
+    first and the last sequence (past the 2^31st element) against float64."""
+    heads, heads_kv, d, n = 8, 1, 128, 512
+    count = 2**31 // (n * heads * d) + 2
+    total = count * n
+    assert total * heads * d > 2**31
+    cu = torch.arange(0, total + 1, n, dtype=torch.int32, device="cuda")
+    q = randn(total, heads, d, seed=21)
+    k, v = randn(total, heads_kv, d, seed=22), randn(total, heads_kv, d, seed=23)
+    dout = randn(total, heads, d, seed=24)
+    leaves = [t.requires_grad_(True) for t in (q, k, v)]
+    out, (dq, dk, dv) = grads_of(
+        lambda q_, k_, v_: flashcore.flash_attn_varlen_func(q_, k_, v_, cu, cu, n, n, causal=True), leaves, dout)
+    for first in (0, total - n):
+        rows = slice(first, first + n)
+        ref, low = references(q[rows].detach().unsqueeze(0), k[rows].detach().unsqueeze(0),
+                              v[rows].detach().unsqueeze(0), dout[rows].unsqueeze(0), causal=True)
+        for name, ours, r, lw in (("out", out, ref.out, low.out), ("dq", dq, ref.dq, low.dq),
+                                  ("dk", dk, ref.dk, low.dk), ("dv", dv, ref.dv, low.dv)):
+            check_close("%s rows %d.." % (name, first), ours[rows], r[0], lw[0])
+
+
+@pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
+def test_batch_times_heads_past_65535(varlen):
+    """1,100 sequences x 64 query heads (8 kv heads) = 70,400 (batch, head) pairs, window, softcap
+    and a sink: the last two sequences against float64, and no output left unwritten."""
+    batch, heads, heads_kv, d, sq = 1100, 64, 8, 64, 40
+    assert batch * heads > 65535
+    kw = dict(causal=True, window_size=(16, 0), softcap=20.0)
+    sink = randn(heads, seed=31, dtype=torch.float32)
+    if varlen:
+        cu = torch.arange(0, batch * sq + 1, sq, dtype=torch.int32, device="cuda")
+        shape_q, shape_k = (batch * sq, heads, d), (batch * sq, heads_kv, d)
+    else:
+        shape_q, shape_k = (batch, sq, heads, d), (batch, sq, heads_kv, d)
+    q, dout = randn(*shape_q, seed=32), randn(*shape_q, seed=33)
+    k, v = randn(*shape_k, seed=34), randn(*shape_k, seed=35)
+    leaves = [t.requires_grad_(True) for t in (q, k, v, sink.clone())]
+    if varlen:
+        fn = lambda q_, k_, v_, s_: flashcore.flash_attn_varlen_func(q_, k_, v_, cu, cu, sq, sq,  # noqa: E731
+                                                                      learnable_sink=s_, **kw)
+    else:
+        fn = lambda q_, k_, v_, s_: flashcore.flash_attn_func(q_, k_, v_, learnable_sink=s_, **kw)  # noqa: E731
+    out, (dq, dk, dv, dsink) = grads_of(fn, leaves, dout)
+    for name, t in (("out", out), ("dq", dq), ("dk", dk), ("dv", dv), ("dsink", dsink)):
+        assert torch.isfinite(t).all(), "%s: non-finite values (unwritten or computed)" % name
+    last = slice((batch - 2) * sq, batch * sq) if varlen else slice(batch - 2, batch)
+
+    def view(t):  # the last two sequences as a dense batch
+        return t[last].reshape(2, sq, *t.shape[-2:]) if varlen else t[last]
+
+    ref, low = references(view(q.detach()), view(k.detach()), view(v.detach()), view(dout), sink=sink, **kw)
+    for name, ours, r, lw in (("out", out, ref.out, low.out), ("dq", dq, ref.dq, low.dq),
+                              ("dk", dk, ref.dk, low.dk), ("dv", dv, ref.dv, low.dv)):
+        check_close(name + " (last sequences)", view(ours), r, lw)
+
+
+def check_expected_gpu():
+    if not torch.cuda.is_available():
+        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
+    name = torch.cuda.get_device_name()
+    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
+        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
+                 % (EXPECTED_GPU, name, EXPECTED_GPU))
+
+
+if __name__ == "__main__":
+    check_expected_gpu()
+    sys.exit(pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider", "--durations=8"]
+                         + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else [])))
