@@ -105,12 +105,14 @@ def fresh(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):
 
 
 def run_bwd_poisoned(dout, q, k, v, causal, scale, deterministic=False):
-    # As training runs it: the forward keeps O's rounding residual for the backward's D.
+    # As training runs it: the forward keeps O's rounding residual for the backward's D where rows
+    # see at most _RESIDUAL_MAX_KEYS keys (flashcore.attention's policy for plain calls).
+    keep = k.shape[1] <= _attention._RESIDUAL_MAX_KEYS
     out, lse, out_resid = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False, -1, -1, 0.0, None,
-                                                            None, None, None, 0, 0, True)
+                                                            None, None, None, 0, 0, keep)
     dq, dk, dv = (torch.full_like(t, float("nan")) for t in (q, k, v))
     _attention.attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal, scale, deterministic,
-                                  out_resid=out_resid)
+                                  out_resid=out_resid if keep else None)
     torch.cuda.synchronize()
     return dq, dk, dv
 
