@@ -37,6 +37,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flashcore
 from flashcore import _attention
+from flashcore import _backward
 from flashcore.reference import attention_reference_grads, causal_mask
 from sanitizer_check import run_sanitizer
 
@@ -389,13 +390,13 @@ def test_torch_compile_fullgraph_forward_backward_step(backend, monkeypatch):
 
     eager = torch.autograd.grad(loss_fn(q, k, v, w, dout), (w, k, v))
     calls = []
-    real_bwd = _attention.attention_bwd_into
+    real_bwd = _backward.attention_bwd_into
 
     def counting_bwd(*args, **kwargs):
         calls.append(1)
         return real_bwd(*args, **kwargs)
 
-    monkeypatch.setattr(_attention, "attention_bwd_into", counting_bwd)
+    monkeypatch.setattr(_backward, "attention_bwd_into", counting_bwd)  # what the backward op calls
     compiled = torch.compile(loss_fn, fullgraph=True, backend=backend)
     assert all(t.grad is None for t in (w, k, v))
     loss = compiled(q, k, v, w, dout)

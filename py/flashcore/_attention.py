@@ -1,4 +1,5 @@
-"""flashcore.attention: input checks, device/arch selection, and the torch.library custom op."""
+"""flashcore.attention: input checks, device/arch selection, the forward custom op and its autograd
+registration (the backward op is flashcore._backward)."""
 
 from __future__ import annotations
 
@@ -336,112 +337,6 @@ def _attention_fwd_fake(q, k, v, causal, softmax_scale, deterministic=False, win
             q.new_empty(q.shape if save_residual else (0,)))
 
 
-# --- backward -------------------------------------------------------------------------------
-
-def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
-    """t itself if the kernels can read it (unit stride on head_dim, 16-byte rows and start),
-    else a contiguous copy (e.g. the stride-0 gradient that .sum().backward() produces)."""
-    if t.stride(-1) == 1 and not any(s % 8 for s in t.stride()[:3]) and t.data_ptr() % 16 == 0:
-        return t
-    return t.contiguous()
-
-
-def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
-                       deterministic: bool = False, dlse=None, out_resid=None, **features):
-    """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
-    unit stride on head_dim, 16-byte rows). Scratch (O(batch*heads*seqlen_q*head_dim) float32)
-    is allocated here through torch. The tests use this to poison the outputs. `features`: the
-    keywords of _PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
-    caller takes a sink's gradient. out_resid (optional): the forward's O residual
-    (_attention_fwd's save_residual), with out's strides."""
-    f = _Features(q, k, causal, **{**_PLAIN, **features})
-    if out_resid is not None and (out_resid.shape != out.shape or out_resid.stride() != out.stride()
-                                  or out_resid.dtype != out.dtype or out_resid.device != out.device):
-        raise ValueError("flashcore: out_resid must have out's shape, strides, dtype and device")
-    heads, head_dim = q.shape[-2], q.shape[-1]
-    for name, t, like in (("dout", dout, q), ("out", out, q), ("dq", dq, q), ("dk", dk, k), ("dv", dv, v)):
-        if t.shape != like.shape or t.dtype != like.dtype or t.device != like.device or t.stride(-1) != 1 \
-                or any(s % 8 for s in t.stride()[:-1]) or t.data_ptr() % 16:
-            raise ValueError("flashcore: %s must match %s with unit head_dim stride, 16-byte rows and a "
-                             "16-byte aligned start" % (name, "q" if like is q else ("k" if like is k else "v")))
-    lse_shape = f.lse_shape(heads)
-    for name, t in (("lse", lse), ("dlse", dlse)):
-        if t is None and name == "dlse":
-            continue
-        if tuple(t.shape) != lse_shape or t.dtype != torch.float32 or t.device != q.device or not t.is_contiguous():
-            raise ValueError("flashcore: %s must be a contiguous float32 tensor of shape %s" % (name, lse_shape))
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        if t.data_ptr() % 16:
-            raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
-    device = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    # Packed: rows past cu_seqlens_q[-1] belong to no sequence and the preprocess skips them; zeros
-    # there keep _sink_grad's product from reading uninitialised memory (it masks them after).
-    dsum = (torch.zeros if f.varlen else torch.empty)(lse_shape, dtype=torch.float32, device=q.device)
-    dq_accum = torch.empty(lse_shape + (head_dim,), dtype=torch.float32, device=q.device)
-    if deterministic:
-        n_sem = f.batch * heads * -(-f.seqlen_q // _C.bwd_block_m)
-        # Dense: the preprocess kernel zeroes them; a packed row does not know its sequence.
-        semaphore = (torch.zeros if f.varlen else torch.empty)((n_sem,), dtype=torch.int32, device=q.device)
-        sem_ptr = semaphore.data_ptr()
-    else:
-        n_sem, sem_ptr = 0, 0
-    # Positional, in _C.bwd's order. The library the forward ran too (FLASHCORE_FORCE_ARCH included).
-    _C.bwd(device, _arch_for(device), _DTYPE_NAMES[q.dtype],
-           q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), dout.data_ptr(), lse.data_ptr(),
-           0 if dlse is None else dlse.data_ptr(),
-           dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), dsum.data_ptr(), dq_accum.data_ptr(), sem_ptr, n_sem,
-           f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
-           f.strides(q), f.strides(k), f.strides(v), f.strides(out), f.strides(dout),
-           f.strides(dq), f.strides(dk), f.strides(dv),
-           softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple,
-           0 if out_resid is None else out_resid.data_ptr())
-    return dsum
-
-
-def _sink_grad(sink, lse, dsum, cu_seqlens_q):
-    """d loss / d sink_h = -sum over the head's rows of p_sink * dsum, p_sink = exp(sink_h - lse)
-    the probability the sink took (lse includes it). Packed rows past cu_seqlens_q[-1] were never
-    written: masked out on the device (no host read, so CUDA graphs keep working)."""
-    if cu_seqlens_q is not None:  # lse, dsum: (heads, total_q)
-        p_sink = torch.exp(sink[:, None] - lse)
-        valid = torch.arange(lse.shape[1], device=lse.device) < cu_seqlens_q[-1]
-        return -(p_sink * dsum).masked_fill(~valid, 0.0).sum(1)
-    p_sink = torch.exp(sink[None, :, None] - lse)  # (batch, heads, seqlen_q)
-    return -(p_sink * dsum).sum((0, 2))
-
-
-@torch.library.custom_op("flashcore::attention_bwd", mutates_args=())
-def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                   out: torch.Tensor, lse: torch.Tensor, dlse: Optional[torch.Tensor], causal: bool,
-                   softmax_scale: float, deterministic: bool, window_left: int = -1, window_right: int = -1,
-                   softcap: float = 0.0, sink: Optional[torch.Tensor] = None,
-                   cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
-                   seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0, max_seqlen_k: int = 0,
-                   out_resid: Optional[torch.Tensor] = None
-                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    # Packed rows past the last sequence, and keys past seqused_k, get no gradient from the
-    # kernels: zeros, not garbage.
-    if cu_seqlens_q is not None or seqused_k is not None:
-        dq, dk, dv = (torch.zeros(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
-    else:
-        dq, dk, dv = (_new_output(t.shape, t.dtype, t.device) for t in (q, k, v))
-    dsum = attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
-                              deterministic, None if dlse is None else dlse.contiguous(),
-                              window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
-                              cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, seqused_k=seqused_k,
-                              max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, out_resid=out_resid)
-    dsink = _sink_grad(sink, lse, dsum, cu_seqlens_q) if sink is not None else q.new_empty((0,), dtype=torch.float32)
-    return dq, dk, dv, dsink
-
-
-@_attention_bwd.register_fake
-def _attention_bwd_fake(dout, q, k, v, out, lse, dlse, causal, softmax_scale, deterministic, window_left=-1,
-                        window_right=-1, softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None,
-                        seqused_k=None, max_seqlen_q=0, max_seqlen_k=0, out_resid=None):
-    dsink = q.new_empty(sink.shape if sink is not None else (0,), dtype=torch.float32)
-    return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape), dsink
-
-
 _FEATURE_ARGS = ("window_left", "window_right", "softcap", "sink", "cu_seqlens_q", "cu_seqlens_k", "seqused_k",
                  "max_seqlen_q", "max_seqlen_k")
 
@@ -528,18 +423,6 @@ def _keep_residual(q, k, v, sink, window_size, causal, cu_seqlens_q, max_seqlen_
     return keys <= _RESIDUAL_MAX_KEYS
 
 
-def _setup_context_bwd(ctx, inputs, output):
-    pass
-
-
-def _double_backward(ctx, *grads):
-    raise RuntimeError(
-        "flashcore.attention does not support double backward (gradients of its gradients, e.g. "
-        "torch.autograd.grad(..., create_graph=True) followed by another backward); use "
-        "torch.nn.functional.scaled_dot_product_attention with the math backend for that")
-
-
-torch.library.register_autograd("flashcore::attention_bwd", _double_backward, setup_context=_setup_context_bwd)
 
 
 _Tensor = torch.Tensor
@@ -652,7 +535,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     return (out, lse) if return_lse else out
 
 
-# The feature front end builds on this module (attention_core), so it is imported last.
+# The backward op (flashcore._backward) and the feature front end (flashcore.api) build on this
+# module, so they are imported last. attention_bwd_into and _sink_grad stay reachable from here.
+from flashcore._backward import _kernel_layout, _sink_grad, attention_bwd_into  # noqa: E402,F401
 from flashcore import api as _api  # noqa: E402
 
 if os.environ.get(FORCE_ARCH_ENV):
