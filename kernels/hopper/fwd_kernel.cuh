@@ -456,22 +456,27 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
-    if (p.o_resid != nullptr) {
-      // Training: what O's rounding drops, straight from registers (FwdParams::o_resid; read once
-      // by the backward's preprocess, so the plain stores' 16-byte row pieces cost little).
-      Element* r_base = static_cast<Element*>(p.o_resid) + batch * p.o_batch_stride + head * p.o_head_stride;
+    // O, or its rounding residual, from registers straight to this thread's rows: 16-byte row
+    // pieces; rows that saw no key get zeros.
+    auto store_rows = [&](void* dst, auto pack) {
+      Element* base = static_cast<Element*>(dst) + batch * p.o_batch_stride + head * p.o_head_stride;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = row_base + 8 * h;
         if (row < seq.seqlen_q) {
-          Element* rrow = r_base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
+          Element* dst_row = base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
 #pragma unroll
           for (int t = 0; t < kOTiles; ++t) {
-            *reinterpret_cast<uint32_t*>(rrow + 8 * t + 2 * (lane % 4)) =
-                n_blocks > 0 ? Traits::pack2_residual(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
+            *reinterpret_cast<uint32_t*>(dst_row + 8 * t + 2 * (lane % 4)) =
+                n_blocks > 0 ? pack(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
           }
         }
       }
+    };
+    if (p.o_resid != nullptr) {
+      // Training: what O's rounding drops (FwdParams::o_resid), read once by the backward's
+      // preprocess; plain stores, so the TMA path below stays as it is.
+      store_rows(p.o_resid, [](float x, float y) { return Traits::pack2_residual(x, y); });
     }
     if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
@@ -488,19 +493,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_view_async_shared();  // this thread's O writes, before the producer's TMA store reads them
       release(&smem.q_empty[qs]);
     } else {
-      Element* o_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = row_base + 8 * h;
-        if (row < seq.seqlen_q) {
-          Element* orow = o_base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
-#pragma unroll
-          for (int t = 0; t < kOTiles; ++t) {
-            *reinterpret_cast<uint32_t*>(orow + 8 * t + 2 * (lane % 4)) =
-                n_blocks > 0 ? Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
-          }
-        }
-      }
+      store_rows(p.o, [](float x, float y) { return Traits::pack2(x, y); });
       if (n_blocks > 0) release(&smem.q_empty[qs]);  // the Q buffer is free: no O is owed from it
     }
   }
