@@ -245,9 +245,15 @@ def _sequences(inp, shape):
     return list(range(shape.batch))
 
 
-def _attend_fp32(qs, ks, vs, shape, scale):
-    """fp32 attention of one sequence: qs (Sq, H, D), ks/vs (Sk, Hk, D) -> (Sq, H, D); the query
-    heads a few at a time (REF_CHUNK_ELEMENTS scores), kv head h // (H / Hk)."""
+def _head_chunks(sq, sk, heads):
+    """Query-head ranges of about REF_CHUNK_ELEMENTS fp32 scores each."""
+    step = max(1, REF_CHUNK_ELEMENTS // max(1, sq * sk))
+    return [(h0, min(heads, h0 + step)) for h0 in range(0, heads, step)]
+
+
+def _attend_fp32(qs, ks, vs, shape, scale, h0, h1):
+    """fp32 attention of one sequence's query heads h0..h1-1: qs (Sq, H, D), ks/vs (Sk, Hk, D) ->
+    (Sq, h1 - h0, D); query head h reads kv head h // (H / Hk)."""
     import torch
     sq, heads, _ = qs.shape
     sk, hk = ks.shape[0], ks.shape[1]
@@ -260,43 +266,46 @@ def _attend_fp32(qs, ks, vs, shape, scale):
         keep &= j >= i - left
     if right >= 0:
         keep &= j <= i + right
-    step = max(1, REF_CHUNK_ELEMENTS // max(1, sq * sk))
-    outs = []
-    for h0 in range(0, heads, step):
-        idx = torch.arange(h0, min(heads, h0 + step), device=qs.device)
-        qh = qs[:, idx].transpose(0, 1).float()
-        kh = ks.index_select(1, idx // group).transpose(0, 1).float()
-        vh = vs.index_select(1, idx // group).transpose(0, 1).float()
-        s = torch.matmul(qh, kh.transpose(1, 2)) * scale
-        if shape.softcap:
-            s = shape.softcap * torch.tanh(s / shape.softcap)
-        s = s.masked_fill(~keep, float("-inf"))
-        p = torch.softmax(s, dim=-1).nan_to_num(0.0)  # a row that sees no key: 0
-        outs.append(torch.matmul(p, vh).transpose(0, 1))
-    return torch.cat(outs, dim=1)
+    idx = torch.arange(h0, h1, device=qs.device)
+    qh = qs.index_select(1, idx).transpose(0, 1).float()
+    kh = ks.index_select(1, idx // group).transpose(0, 1).float()
+    vh = vs.index_select(1, idx // group).transpose(0, 1).float()
+    s = torch.matmul(qh, kh.transpose(1, 2)) * scale
+    if shape.softcap:
+        s = shape.softcap * torch.tanh(s / shape.softcap)
+    s = s.masked_fill(~keep, float("-inf"))
+    p = torch.softmax(s, dim=-1).nan_to_num(0.0)  # a row that sees no key: 0
+    return torch.matmul(p, vh).transpose(0, 1)
 
 
 def fp32_reference(inp, shape, dout=None):
-    """fp32 math with the row's features, one sequence at a time: the output (float32, the
-    inputs' layout), or with dout the gradients dq, dk, dv (float32, the leaves' layouts)."""
+    """fp32 math with the row's features, one sequence and a few query heads at a time: the
+    output (float32, the inputs' layout), or with dout the gradients dq, dk, dv (float32, the
+    leaves' layouts; each head chunk's backward runs before the next chunk's forward, so memory
+    stays at one chunk's scores)."""
     import torch
     q, k, v = (t.detach() for t in inp.leaves())
     scale = shape.head_dim ** -0.5
+    heads = q.shape[-2]
     if dout is None:
         out = torch.empty(q.shape, dtype=torch.float32, device=q.device)
         with torch.no_grad():
             for sl in _sequences(inp, shape):
-                out[sl] = _attend_fp32(q[sl], k[sl], v[sl], shape, scale)
+                qs, ks, vs = q[sl], k[sl], v[sl]
+                for h0, h1 in _head_chunks(qs.shape[0], ks.shape[0], heads):
+                    out[sl][:, h0:h1] = _attend_fp32(qs, ks, vs, shape, scale, h0, h1)
         return out
     grads = [torch.zeros(t.shape, dtype=torch.float32, device=t.device) for t in (q, k, v)]
     with torch.enable_grad():
         for sl in _sequences(inp, shape):
             qs, ks, vs = (t[sl].float().requires_grad_(True) for t in (q, k, v))
-            o = _attend_fp32(qs, ks, vs, shape, scale)
-            gs = torch.autograd.grad(o, (qs, ks, vs), dout[sl].float())
-            for dst, g in zip(grads, gs):
-                dst[sl] = g
-            del o, gs, qs, ks, vs
+            ds = dout[sl].float()
+            for h0, h1 in _head_chunks(qs.shape[0], ks.shape[0], heads):
+                o = _attend_fp32(qs, ks, vs, shape, scale, h0, h1)
+                gs = torch.autograd.grad(o, (qs, ks, vs), ds[:, h0:h1])
+                for dst, g in zip(grads, gs):
+                    dst[sl] += g
+                del o, gs
     return tuple(grads)
 
 

@@ -115,10 +115,14 @@ def test_needed_flops():
 
 # --- the fp32 feature reference --------------------------------------------------------------
 
+@pytest.mark.parametrize("chunk", [1 << 28, 24 * 24])  # all heads at once; one head per step
 @pytest.mark.parametrize("kw", [dict(heads_kv=2), dict(window=5), dict(softcap=3.0),
                                 dict(heads_kv=1, window=3, softcap=2.0, causal=False)])
-def test_fp32_reference_features(kw):
+def test_fp32_reference_features(kw, chunk, monkeypatch):
     torch = pytest.importorskip("torch")
+    import attention_backends
+    monkeypatch.setattr(attention_backends, "REF_CHUNK_ELEMENTS", chunk)
+    kw = dict(kw)
     causal = kw.pop("causal", True)
     shape = al.Shape("features", "bf16", 16, causal, 24, 2, 4, **kw)
     q = torch.randn(2, 24, 4, 16)
