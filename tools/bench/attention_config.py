@@ -156,7 +156,7 @@ def define_flags(flag_values=None):
     flags.DEFINE_bool("warm_only", False,
                       "Call each backend once per row (JIT compiles, caches) and stop: no "
                       "reference, no timing, no JSON.", flag_values=fv)
-    flags.DEFINE_string("shard", "", "i/n: run only rows i, i+n, i+2n, ... of the grid (0-based).",
+    flags.DEFINE_string("shard", "", "i/n: run only the i-th of n contiguous blocks of the grid's rows (0-based).",
                         flag_values=fv)
     return fv
 
@@ -441,7 +441,10 @@ def make_grid(config):
         unique.setdefault(_dedupe_key(sh), sh)
     out = sorted(unique.values(), key=Shape.sort_key)
     shard = getattr(config, "shard", ())
-    return out[shard[0]::shard[1]] if shard else out
+    if not shard:
+        return out
+    i, n = shard  # contiguous blocks: rows of one configuration (dtype, D, causal) stay together
+    return out[len(out) * i // n:len(out) * (i + 1) // n]
 
 
 def feature_baseline(shape):

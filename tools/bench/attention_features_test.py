@@ -65,7 +65,11 @@ def test_features_grid_dedupes_against_the_paper_grid():
 def test_shard_splits_the_rows():
     full = al.make_grid(parse("--grid=features", "--dtypes=bf16"))
     parts = [al.make_grid(parse("--grid=features", "--dtypes=bf16", f"--shard={i}/3")) for i in range(3)]
-    assert sorted(sum(parts, []), key=al.Shape.sort_key) == full
+    assert sum(parts, []) == full and all(parts)
+    paper = [al.make_grid(parse("--grid=paper", "--seqlens=1024,2048,4096,8192,16384", f"--shard={i}/8"))
+             for i in range(8)]
+    for part in paper:  # one configuration per block: FlashAttention-4 compiles it once
+        assert len(part) == 5 and len({(s.dtype, s.head_dim, s.causal) for s in part}) == 1
 
 
 def test_feature_baselines():

@@ -36,7 +36,8 @@ of the sm80 code, which GPUs newer than Hopper run), forward and backward; then 
 checked for correctness only, never timed. --time_budget_s bounds a run (rows left are listed as
 skipped; the JSON is rewritten after every row, so a run cut short keeps what it measured).
 --warm_only calls each backend once per row (FlashAttention-4 JIT-compiles each configuration on
-its first call) and stops; with --shard=i/n several processes can share that work.
+its first call) and stops; with --shard=i/n (contiguous blocks of rows) several processes can
+share that work.
 """
 
 import dataclasses
