@@ -44,7 +44,7 @@ python3 -c "import flashcore, flash_attn.cute as m; print('flashcore', flashcore
 echo "setup done at ${SECONDS} s"
 
 BENCH="python3 $R/_main/tools/bench/attention.py"
-COMMON="--backends=flashcore,fa4,cudnn,flash --warmup_ms=10 --rep_ms=25 --host_calls=0 --noprofile_kernels"
+COMMON="--backends=flashcore,fa4,cudnn,flash --warmup_ms=10 --rep_ms=15 --host_calls=0 --noprofile_kernels"
 PAPER="--grid=paper --dtypes=fp16,bf16 --head_dims=64,128 --causal=both --seqlens=1024,2048,4096,8192,16384"
 FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
 
@@ -82,7 +82,7 @@ phase() {
   grep -E "^\[[0-9]+/|FAIL|fa4:|time budget" "$W/logs/$name.log" | cut -c1-160 | tail -n 70
   for f in "$W/res/$name"/*.json; do [ -f "$f" ] && cp -f "$f" "$OUT/$name.json"; done
 }
-phase paper_fwd fwd 65 $PAPER
+phase paper_fwd fwd 70 $PAPER
 phase paper_bwd bwd 95 $PAPER
 phase feat_fwd fwd 40 $FEAT
 phase feat_bwd bwd 60 $FEAT
