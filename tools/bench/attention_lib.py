@@ -192,7 +192,11 @@ def warm(config, log=_log):
     shapes = make_grid(config)
     log(f"warm-up ({config.mode}): {len(shapes)} shapes x {len(config.backends)} backends")
     for i, shape in enumerate(shapes):
-        inp = make_inputs(shape, config.seed + i, config.mode)
+        try:
+            inp = make_inputs(shape, config.seed + i, config.mode)
+        except Exception as e:  # noqa: BLE001 - best effort: the benchmark proper reports it
+            log(f"[warm {i + 1}/{len(shapes)}] inputs failed: {_error_text(e)[:200]}")
+            continue
         parts = []
         for backend in config.backends:
             if unsupported_reason(backend, shape):

@@ -50,19 +50,24 @@ FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
 
 # --- FA4 JIT warm-up, in parallel -------------------------------------------------------------
 if python3 -c "import flash_attn.cute" 2>/dev/null; then
-  t=$(( $(left) - 350 )); [ "$t" -gt 120 ] && t=120; [ "$t" -lt 30 ] && t=30
+  t=$(( $(left) - 350 )); [ "$t" -gt 90 ] && t=90; [ "$t" -lt 30 ] && t=30
   echo "=== FA4 warm-up (limit ${t} s) ==="
+  pids=()
   for mode in fwd bwd; do
     for i in 0 1 2 3 4 5 6 7; do
       timeout "$t" $BENCH $PAPER --backends=fa4 --warm_only --mode=$mode --shard=$i/8 \
         > "$W/logs/warm_paper_${mode}_$i.log" 2>&1 &
+      pids+=($!)
     done
     for i in 0 1 2 3 4 5; do
       timeout "$t" $BENCH $FEAT --backends=fa4 --warm_only --mode=$mode --shard=$i/6 \
         > "$W/logs/warm_feat_${mode}_$i.log" 2>&1 &
+      pids+=($!)
     done
   done
-  wait
+  # Only these: a bare `wait` also waits for the tee of `exec > >(tee ...)` above, which never
+  # ends (the 2026-11-23 run hung here until its limit).
+  wait "${pids[@]}"
   echo "warm-up done at ${SECONDS} s; per-row first-call seconds:"
   grep -h "^\[warm" "$W"/logs/warm_*.log | sed 's/^\[warm [0-9]*\/[0-9]*\] //' | cut -c1-150
   grep -hi "error\|traceback" "$W"/logs/warm_*.log | sort | uniq -c | head -5
