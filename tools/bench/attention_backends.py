@@ -12,10 +12,11 @@ Backends, all on the same tensors:
       (total, H, D), GQA by fewer k/v heads), used when importable (fa4_status()).
 
 Outputs are compared in the inputs' layout ((B, S, H, D), or (total, H, D) packed); gradients are
-dq, dk, dv of the same leaves for every backend. References: plain rows take the first torch SDPA
-backend that runs (flash, efficient, cudnn), else fp32 math; rows with a feature (GQA, window,
-softcap, packed) take fp32 math with the features (fp32_reference), one sequence and a few heads
-at a time.
+dq, dk, dv of the same leaves for every backend. References (--reference=sdpa, the default):
+plain rows take the first torch SDPA backend that runs (flash, efficient, cudnn), else fp32 math;
+rows with a feature (GQA, window, softcap, packed) take fp32 math with the features
+(fp32_reference), one sequence and a few heads at a time; --reference=fp32 takes fp32 math for
+every row.
 """
 
 import contextlib
@@ -309,12 +310,13 @@ def fp32_reference(inp, shape, dout=None):
     return tuple(grads)
 
 
-def compute_reference(inp, shape, mode="fwd"):
-    """The reference output (bwd modes: gradients dq, dk, dv): for a plain row the first of the
-    torch SDPA backends flash, efficient, cudnn that runs, for a row with a feature (or when none
-    runs) fp32 math. Returns (out, backend name, errors of the backends that raised)."""
+def compute_reference(inp, shape, mode="fwd", reference="sdpa"):
+    """The reference output (bwd modes: gradients dq, dk, dv). reference "sdpa": for a plain row
+    the first of the torch SDPA backends flash, efficient, cudnn that runs, for a row with a
+    feature (or when none runs) fp32 math; "fp32": fp32 math for every row. Returns (out, backend
+    name, errors of the backends that raised)."""
     errors = {}
-    if not shape.features():
+    if reference == "sdpa" and not shape.features():
         for backend in SDPA_BACKENDS:
             try:
                 with backend_context(backend):

@@ -131,6 +131,10 @@ def define_flags(flag_values=None):
     flags.DEFINE_float("tolerance", DEFAULT_TOLERANCE,
                        "Max abs error against the reference before a backend is wrong (flashcore "
                        "wrong: the shape fails).", flag_values=fv)
+    flags.DEFINE_enum("reference", "sdpa", ["sdpa", "fp32"],
+                      "What every backend is checked against: sdpa (plain rows: the first torch SDPA "
+                      "backend that runs; feature rows: fp32 math) or fp32 (fp32 math on every row, "
+                      "one sequence and a few heads at a time; slower at long seqlens).", flag_values=fv)
     flags.DEFINE_integer("seed", 0, "Base RNG seed of the random inputs.", flag_values=fv)
     flags.DEFINE_bool("kernel_timing", True,
                       "Time each backend kernel-only by CUDA-graph replay (do_bench_cudagraph).",
@@ -184,6 +188,7 @@ class Config:
     time_budget_s: float = 0.0
     warm_only: bool = False
     shard: tuple = ()  # () or (i, n)
+    reference: str = "sdpa"
 
 
 class ConfigError(ValueError):
@@ -332,6 +337,7 @@ def config_from_flags(fv, environ=None):
         time_budget_s=float(fv.time_budget_s),
         warm_only=bool(fv.warm_only),
         shard=parse_shard(fv.shard),
+        reference=fv.reference,
     )
 
 

@@ -200,6 +200,20 @@ def test_sdpa_gqa_row_checked_against_fp32(fakes):
     assert fl["error"] is not None or fl["within_tolerance"] is True  # CPU SDPA with enable_gqa
 
 
+@pytest.mark.parametrize("mode", ["fwd", "bwd", "fwd_bwd"])
+@pytest.mark.parametrize("reference", ["sdpa", "fp32"])
+def test_fa4_plain_row_every_mode(fakes, mode, reference):
+    rec = al.run_shape(al.Shape("seed", "bf16", 32, True, 48, 2, 4),
+                       parse(*CONFIG, f"--mode={mode}", f"--reference={reference}"), seed=4)
+    assert rec["reference"] == ("flash" if reference == "sdpa" else "math_fp32")
+    assert rec["correct"] is True
+    fa4 = rec["backends"]["fa4"]
+    assert fa4["within_tolerance"] is True and 0 < fa4["max_abs_err"] < 2e-2
+    assert fa4["graph_ms"] == 1.5 and rec["kernel_flashcore_over_fa4"] == pytest.approx(1.5)
+    assert rec["flops"] == al.mode_flops(al.attention_flops(2, 4, 48, 48, 32, True), mode)
+    assert fakes["fa4_calls"] >= 1
+
+
 def test_wrong_fa4_is_flagged_not_failed(fakes):
     fakes["fa4_error"] = 0.5
     rec = al.run_shape(al.Shape("seed", "fp16", 32, False, 32, 1, 2), parse(*CONFIG), seed=0)

@@ -66,7 +66,7 @@ def run_shape(shape, config, seed):
     rec = new_record(shape, config.backends, config.tolerance, mode)
     rec["forced_arch"] = forced_arch(config)
     inp = make_inputs(shape, seed, mode)
-    ref, rec["reference"], ref_errors = compute_reference(inp, shape, mode)
+    ref, rec["reference"], ref_errors = compute_reference(inp, shape, mode, getattr(config, "reference", "sdpa"))
     if ref_errors:
         rec["reference_error"] = ref_errors
     for backend in config.backends:

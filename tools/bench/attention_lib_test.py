@@ -69,6 +69,7 @@ def test_flag_defaults():
     assert c.kernel_timing and c.host_calls == 2000 and c.host_budget_ms > 0
     assert c.rows == () and c.force_arch == ""
     assert c.time_budget_s == 0 and not c.warm_only and c.shard == ()
+    assert c.reference == "sdpa" and parse("--reference=fp32").reference == "fp32"
 
 
 def test_mode_flag():
