@@ -1,7 +1,9 @@
-"""Attention forward benchmark on a GPU: flashcore.attention vs torch SDPA (flash, efficient,
-cuDNN) over the FlashAttention paper grid and the seed shape.
+"""Attention benchmark on a GPU (forward, backward or both): flashcore vs torch SDPA (flash,
+efficient, cuDNN) and FlashAttention-4 (when importable) over the FlashAttention paper grid, the
+seed shape and issue 13's feature rows (GQA, window, softcap, packed varlen).
 
   bazel run //tools/bench:attention -- --grid=paper --dtypes=bf16
+  bazel run //tools/bench:attention -- --grid=features --mode=bwd --rows=bf16:gqa
   python tools/bench/attention.py --out_dir=/tmp/bench   # with flashcore importable
 
 `--mode=decode` runs the KV-cache decode benchmark instead (tools/bench/decode.py, its own flags).

@@ -11,7 +11,9 @@ import types
 import pytest
 from absl import flags
 
+import attention_backends
 import attention_lib as al
+import attention_timing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -53,12 +55,12 @@ def test_module_import_pulls_no_heavy_modules():
 
 def test_flag_defaults():
     c = parse()
-    assert c.grid == "all"
+    assert c.grid == ("paper", "seed")
     assert c.dtypes == ("fp16", "bf16")
     assert c.head_dims == (64, 128)
     assert c.causals == (False, True)
     assert c.seqlens == (512, 1024, 2048, 4096, 8192, 16384)
-    assert c.backends == ("flashcore", "flash", "efficient", "cudnn")
+    assert c.backends == ("flashcore", "flash", "efficient", "cudnn", "fa4")
     assert c.out_dir == "bench_out"
     assert c.tolerance == 2e-2
     assert c.warmup_ms > 0 and c.rep_ms > 0
@@ -66,6 +68,8 @@ def test_flag_defaults():
     assert c.mode == "fwd"
     assert c.kernel_timing and c.host_calls == 2000 and c.host_budget_ms > 0
     assert c.rows == () and c.force_arch == ""
+    assert c.time_budget_s == 0 and not c.warm_only and c.shard == ()
+    assert c.reference == "sdpa" and parse("--reference=fp32").reference == "fp32"
 
 
 def test_mode_flag():
@@ -90,7 +94,7 @@ def test_flag_overrides():
               "--seqlens=1024,2048", "--warmup_ms=5", "--rep_ms=10", "--backends=flashcore,cudnn",
               "--out_dir=/tmp/x", "--noprofile_kernels")
     assert (c.grid, c.dtypes, c.head_dims, c.causals, c.seqlens) == (
-        "paper", ("bf16",), (128,), (True,), (1024, 2048))
+        ("paper",), ("bf16",), (128,), (True,), (1024, 2048))
     assert (c.warmup_ms, c.rep_ms, c.backends, c.out_dir) == (5.0, 10.0, ("flashcore", "cudnn"),
                                                               "/tmp/x")
     assert not c.profile_kernels
@@ -100,7 +104,9 @@ def test_flag_overrides():
 @pytest.mark.parametrize("args", [
     ["--dtypes=fp8"], ["--backends=flashcore,math"], ["--head_dims=100"], ["--head_dims=x"],
     ["--seqlens=0"], ["--rep_ms=0"], ["--dtypes="], ["--rows=bf16:d128:huge"], ["--rows=s"],
-    ["--host_calls=-1"], ["--host_budget_ms=0"],
+    ["--host_calls=-1"], ["--host_budget_ms=0"], ["--grid=huge"], ["--grid=paper,x"],
+    ["--rows=features:hk"], ["--rows=cap"], ["--rows=wx"], ["--rows=gqa:h"], ["--shard=2/2"],
+    ["--shard=1"], ["--time_budget_s=-1"],
 ])
 def test_bad_flags_raise_config_error(args):
     with pytest.raises(al.ConfigError):
@@ -109,7 +115,7 @@ def test_bad_flags_raise_config_error(args):
 
 def test_bad_enum_flag_rejected_by_absl():
     with pytest.raises(flags.IllegalFlagValueError):
-        parse("--grid=huge")
+        parse("--causal=maybe")
 
 
 def test_out_dir_resolution():
@@ -193,7 +199,7 @@ def test_flops_formula():
 # --- records ----------------------------------------------------------------------------------
 
 SHAPE = al.Shape("paper", "fp16", 128, True, 4096, 4, 16)
-MS = {"flashcore": 1.0, "flash": 1.5, "efficient": 2.0, "cudnn": 1.25}
+MS = {"flashcore": 1.0, "flash": 1.5, "efficient": 2.0, "cudnn": 1.25, "fa4": 0.8}
 
 
 def test_record_fields_and_ratio():
@@ -207,7 +213,7 @@ def test_record_fields_and_ratio():
 
 
 def test_kernel_and_host_ratios():
-    ms = {"flashcore": 1.0, "flash": 1.5, "efficient": 2.0, "cudnn": 1.25}
+    ms = {"flashcore": 1.0, "flash": 1.5, "efficient": 2.0, "cudnn": 1.25, "fa4": 0.8}
     rec = fake_record(SHAPE, ms)
     assert rec["backends"]["flashcore"]["graph_tflops"] == pytest.approx(rec["flops"] / 1e-3 / 1e12)
     assert rec["kernel_flashcore_over_cudnn"] == pytest.approx(1.25)
@@ -231,7 +237,7 @@ def test_host_calls_follow_the_budget():
 
 def test_host_time_is_wall_time_per_call_with_one_sync(monkeypatch):
     syncs, calls = [], []
-    monkeypatch.setattr(al, "_sync", lambda: syncs.append(len(calls)))
+    monkeypatch.setattr(attention_timing, "_sync", lambda: syncs.append(len(calls)))
     ticks = iter([10.0, 10.5])
     us = al.host_time_us("flashcore", lambda: calls.append(1), 100, now=lambda: next(ticks))
     assert us == pytest.approx(0.5 / 100 * 1e6)
@@ -341,7 +347,8 @@ def test_write_json_roundtrip(tmp_path):
                                        "max_abs_err": None, "kernels": None, "copy_kernels": None,
                                        "profiled_gpu_ms": None, "profiled_tflops": None,
                                        "graph_ms": None, "graph_tflops": None, "host_us": None,
-                                       "host_calls": None}
+                                       "host_calls": None, "within_tolerance": None,
+                                       "unsupported": None}
     assert r0["kernel_flashcore_over_cudnn"] == pytest.approx(1.25)
     assert r0["host_flashcore_over_flash"] == pytest.approx(10.0 / 15.0)
     assert len(doc["failures"]) == 1
@@ -393,7 +400,8 @@ def cpu_bench(monkeypatch):
     fake.attention = attention
     fake.build_info = lambda: {"fake": True}
     monkeypatch.setitem(sys.modules, "flashcore", fake)
-    monkeypatch.setattr(al, "DEVICE", "cpu")
+    monkeypatch.setitem(sys.modules, "flash_attn", None)  # FlashAttention-4 not importable
+    monkeypatch.setattr(attention_backends, "DEVICE", "cpu")
     monkeypatch.setattr(al, "time_ms", lambda backend, fn, w, r: 2.0 if backend == "flashcore"
                         else 3.0)
     monkeypatch.setattr(al, "graph_time_ms", lambda backend, fn, r: 1.0 if backend == "flashcore"
@@ -504,9 +512,10 @@ def test_fp32_reference_matches_sdpa():
     import torch.nn.functional as F
     q, k, v = (torch.randn(2, 32, 3, 16) for _ in range(3))
     for causal in (False, True):
-        ref = al.fp32_reference(q, k, v, causal)
+        shape = al.Shape("seed", "fp16", 16, causal, 32, 2, 3)
+        ref = al.fp32_reference(al.Inputs(q, k, v), shape)  # (B, S, H, D), the inputs' layout
         want = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2),
-                                              v.transpose(1, 2), is_causal=causal)
+                                              v.transpose(1, 2), is_causal=causal).transpose(1, 2)
         assert (ref - want).abs().max().item() < 1e-5
 
 
