@@ -40,8 +40,8 @@ from flashcore import _attention
 from flashcore import _backward
 from flashcore.reference import attention_reference_grads, causal_mask
 from sanitizer_check import run_sanitizer
+from gpu_suite_env import check_expected_gpu
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 DTYPES = [torch.float16, torch.bfloat16]
 UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
 
@@ -92,15 +92,6 @@ def print_error_summary():
             r["ours"], r["theirs"], r["ratio"]))
     print("  gradients checked: %d, max ratio %.2f, median ratio %.2f" % (
         len(flat), flat[0]["ratio"], flat[len(flat) // 2]["ratio"]))
-
-
-def check_expected_gpu():
-    if not torch.cuda.is_available():
-        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
-    name = torch.cuda.get_device_name()
-    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
-        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
-                 % (EXPECTED_GPU, name, EXPECTED_GPU))
 
 
 def fresh(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):

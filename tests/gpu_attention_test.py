@@ -19,8 +19,8 @@ import flashcore
 from flashcore import _attention
 from flashcore.reference import attention_reference, causal_mask
 from sanitizer_check import run_sanitizer
+from gpu_suite_env import check_expected_gpu
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 DTYPES = [torch.float16, torch.bfloat16]
 # Unit roundoff: the floor of "2x torch's error" where torch's error is exactly zero (e.g. a
 # single key, where out == v) so one rounding of ours still passes.
@@ -68,15 +68,6 @@ def print_error_summary():
             r["flashcore"], r["torch_math"], r["ratio"]))
     print("  cases: %d, max ratio %.2f, median ratio %.2f" % (
         len(rows), rows[0]["ratio"], rows[len(rows) // 2]["ratio"]))
-
-
-def check_expected_gpu():
-    if not torch.cuda.is_available():
-        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
-    name = torch.cuda.get_device_name()
-    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
-        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
-                 % (EXPECTED_GPU, name, EXPECTED_GPU))
 
 
 def fresh_inputs(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):

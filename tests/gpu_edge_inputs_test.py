@@ -26,8 +26,8 @@ import torch
 
 import flashcore
 from flashcore.reference import features_reference
+from gpu_suite_env import check_expected_gpu
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 UNIT = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
 
 
@@ -278,15 +278,6 @@ def test_batch_times_heads_past_65535(varlen):
     for name, ours, r, lw in (("out", out, ref.out, low.out), ("dq", dq, ref.dq, low.dq),
                               ("dk", dk, ref.dk, low.dk), ("dv", dv, ref.dv, low.dv)):
         check_close(name + " (last sequences)", view(ours), r, lw)
-
-
-def check_expected_gpu():
-    if not torch.cuda.is_available():
-        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
-    name = torch.cuda.get_device_name()
-    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
-        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
-                 % (EXPECTED_GPU, name, EXPECTED_GPU))
 
 
 if __name__ == "__main__":

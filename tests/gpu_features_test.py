@@ -23,21 +23,12 @@ import flashcore
 from flashcore import _attention
 from flashcore.reference import features_reference
 from sanitizer_check import run_sanitizer
+from gpu_suite_env import check_expected_gpu
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 DTYPES = [torch.float16, torch.bfloat16]
 UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
 ERRORS_FILE = os.path.join(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", os.environ.get("TEST_TMPDIR", "/tmp")),
                            "flashcore_features_errors.jsonl")
-
-
-def check_expected_gpu():
-    if not torch.cuda.is_available():
-        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
-    name = torch.cuda.get_device_name()
-    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
-        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
-                 % (EXPECTED_GPU, name, EXPECTED_GPU))
 
 
 def record_error(entry):

@@ -20,19 +20,9 @@ import sys
 import pytest
 import torch
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 BF16_ROUNDOFF = 2.0**-8
 VOCAB, SEQ, BATCH = 512, 100, 2
 PACKED_LENGTHS = (40, 25, 35)
-
-
-def check_expected_gpu():
-    if not torch.cuda.is_available():
-        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
-    name = torch.cuda.get_device_name()
-    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
-        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
-                 % (EXPECTED_GPU, name, EXPECTED_GPU))
 
 
 try:
@@ -42,6 +32,7 @@ except ImportError as e:  # the GPU machines have transformers 5.x: its absence 
     raise ImportError("gpu_hf_test needs transformers 5.x on the GPU machine: %s" % e) from e
 
 from flashcore.integrations import transformers as fc_hf  # noqa: E402
+from gpu_suite_env import check_expected_gpu
 
 NAME = fc_hf.register()
 

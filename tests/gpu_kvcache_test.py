@@ -24,16 +24,10 @@ import flashcore
 from flashcore import kvcache
 from kvcache_reference import expected_cache, kvcache_attention, rotary64
 from sanitizer_check import run_sanitizer
+from gpu_suite_env import check_expected_gpu
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
 DEV = "cuda"
-
-
-def check_expected_gpu():
-    if EXPECTED_GPU:
-        name = torch.cuda.get_device_name()
-        assert EXPECTED_GPU in name, "expected a %s, got %s" % (EXPECTED_GPU, name)
 
 
 def bits(t):

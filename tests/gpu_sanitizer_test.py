@@ -32,8 +32,8 @@ import torch
 
 import flashcore
 from sanitizer_check import TOOLS, run_sanitizers
+from gpu_suite_env import check_expected_gpu
 
-EXPECTED_GPU = os.environ.get("FLASHCORE_EXPECTED_GPU", "")
 
 # The run-time feature variants, each run for every instantiation, forward and backward: {} is the
 # plain call; "gqa": k/v with one head for q's two; "sink": a learnable sink per head; "varlen":
@@ -165,15 +165,6 @@ CASE = textwrap.dedent("""
     print("rejected " + json.dumps(rejected))
     print("sanitizer case done")
 """)
-
-
-def check_expected_gpu():
-    if not torch.cuda.is_available():
-        sys.exit("flashcore GPU suite: no CUDA device visible (this target needs a %s)" % EXPECTED_GPU)
-    name = torch.cuda.get_device_name()
-    if EXPECTED_GPU and EXPECTED_GPU.lower() not in name.lower():
-        sys.exit("flashcore GPU suite for %s: the visible GPU is %r; run this target on a %s executor"
-                 % (EXPECTED_GPU, name, EXPECTED_GPU))
 
 
 def test_every_runnable_instantiation_is_clean_under_all_four_sanitizers(tmp_path):
