@@ -1,6 +1,6 @@
 """The stores behind tools/remote's verdicts (docs/REMOTE.md section 2a): Redis, which holds the
 ActionCache, and BuildGrid's CAS index in PostgreSQL with its cleanup; the stack's processes
-themselves are started by tools/rbe/remote.py."""
+themselves are started by tools/rbe/stack_lifecycle.py."""
 
 import glob
 import hashlib
