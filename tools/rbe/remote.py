@@ -60,8 +60,9 @@ def main(argv=None):
     u.add_argument("--queue-timeout", type=int, default=int(os.environ.get("FLASHCORE_REMOTE_QUEUE_TIMEOUT", 60)),
                    help="seconds a job may wait for a matching worker before it fails (default 60)")
     u.add_argument("--cas-limit", default=os.environ.get("FLASHCORE_REMOTE_CAS_LIMIT", stack_config.DEFAULT_CAS_LIMIT),
+                   # argparse %-formats help itself: "%%" here prints "%", and the default comes from it.
                    help="CAS size at which BuildGrid's cleanup evicts least recently used blobs, down to 80%% "
-                        "(default %s; K/M/G/T suffixes, decimal)" % stack_config.DEFAULT_CAS_LIMIT)
+                        "(default %(default)s; K/M/G/T suffixes, decimal)")
     sub.add_parser("down", help="stop what `up` started").add_argument("--purge", action="store_true",
                                                                         help="also delete the state (CAS, database)")
     s = sub.add_parser("status")
