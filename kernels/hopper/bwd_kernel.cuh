@@ -1,7 +1,8 @@
 // Hopper (sm_90a) attention backward main kernel on wgmma and the TMA (FlashAttention-3's
 // backward, simplified). The preprocess (D = rowsum(dO o O) - dlse, dQ accumulator zeroed) and
-// convert (dQ = dq_accum * scale) kernels are the ones of kernels/sm80/bwd_kernel.cuh; only the
-// main kernel is new:
+// convert (dQ = dq_accum * scale) kernels are the sm80 backward's
+// (kernels/sm80/bwd_row_kernels.cuh, through kernels/sm80/bwd_kernel.cuh); only the main kernel
+// is new:
 //   - one CTA per (128-key block, head, batch); warpgroup 0 is the producer, warpgroups 1 and 2
 //     are consumers owning 64 keys each;
 //   - the producer's thread 0 loads K and V once and streams Q and dO of every query block

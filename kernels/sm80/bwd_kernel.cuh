@@ -25,6 +25,11 @@
 // On sm90a the dQ atomics are float2 (one vector atomic per two columns, sm_90+), and
 // FLASHCORE_BWD_SM90_BLOCK_N=128 (opt-in, for measurement) selects 128-key CTAs of 8 warps.
 // Rows that see no key (causal, seqlen_q > seqlen_k; lse = -inf) get P = 0, so zero gradients.
+//
+// This file holds the main kernel and the launchers. The preprocess and convert kernels are in
+// bwd_row_kernels.cuh (the Hopper backward launches them too), the device building blocks that
+// several kernels use in bwd_primitives.cuh; both are included here, so that the generated
+// instantiation TUs and kernels/hopper/bwd_kernel.cuh, which include only this file, get them.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,157 +42,19 @@
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/fwd_kernel.cuh"
+#include "kernels/sm80/bwd_primitives.cuh"
+#include "kernels/sm80/bwd_row_kernels.cuh"
 
 namespace flashcore {
 namespace bwd {
 
-using fwd::cp_async_commit;
-using fwd::cp_async_wait;
-using fwd::ldmatrix_x4;
-using fwd::ldmatrix_x4_trans;
-using fwd::load_tile_async;
-using fwd::smem_u32;
-using fwd::swizzled;
-
-constexpr int kBlockM = kBwdBlockM;  // query rows per inner step
+// ---- 2. main kernel ------------------------------------------------------------------------------
 // Keys per CTA and warps (16 keys per warp) of the main kernel: 64 and 4 by default (every arch);
 // sm90a also builds 128 keys with 8 warps, opt-in (launch_bwd).
 constexpr int kDefaultBlockN = 64;
 constexpr int kDefaultWarps = 4;
 constexpr int kLdS = kBlockM + 8;  // dS^T tile row pitch (elements): 144-byte rows, conflict-free
 
-// A operand (16 rows x 16 cols, row-major) from a swizzled [rows][kHeadDim] tile.
-template <int kHeadDim, class Element>
-__device__ __forceinline__ void load_a(uint32_t (&a)[4], const Element* tile, int row0, int kk, int lane) {
-  const int row = row0 + (lane % 8) + ((lane / 8) % 2) * 8;
-  ldmatrix_x4(a, smem_u32(tile + swizzled<kHeadDim>(row, kk * 2 + lane / 16)));
-}
-
-// B operands of two n8 tiles (n0..n0+15) for k16 step kk, from a tile stored [n][k] (k = head dim).
-// b[0], b[1]: n-tile n0..n0+7; b[2], b[3]: n0+8..n0+15.
-template <int kHeadDim, class Element>
-__device__ __forceinline__ void load_b_nk(uint32_t (&b)[4], const Element* tile, int n0, int kk, int lane) {
-  const int n = n0 + (lane % 8) + (lane / 16) * 8;
-  ldmatrix_x4(b, smem_u32(tile + swizzled<kHeadDim>(n, kk * 2 + (lane / 8) % 2)));
-}
-
-// B operands of two n8 tiles (head-dim columns dn*16..dn*16+15) for the k16 rows k0..k0+15, from a
-// tile stored [k][n] (n = head dim).
-template <int kHeadDim, class Element>
-__device__ __forceinline__ void load_b_kn(uint32_t (&b)[4], const Element* tile, int k0, int dn, int lane) {
-  const int k = k0 + (lane % 8) + ((lane / 8) % 2) * 8;
-  ldmatrix_x4_trans(b, smem_u32(tile + swizzled<kHeadDim>(k, dn * 2 + lane / 16)));
-}
-
-// 4-byte cp.async (.ca: the only cache mode with sizes below 16); src_bytes = 0 writes a zero.
-__device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
-}
-
-// lse as the main kernel uses it: times log2(e); a row that sees no key has lse = -inf, and +inf
-// makes its P exactly 0 (exp2(-inf)).
-__device__ __forceinline__ float lse_log2(float l) { return l == -INFINITY ? INFINITY : l * kLog2e; }
-
-__device__ __forceinline__ int ld_acquire(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// Row r of lse's layout -- dense (batch, heads, seqlen_q), packed varlen (heads, total_q) -- as
-// (batch b, head h, row i of the q tensor's batch entry b). Packed rows past the last sequence
-// are not valid: never read (they may hold NaN) nor written.
-struct RowOfStats {
-  int64_t r;
-  int b, h, i;
-  bool valid;
-  __device__ __forceinline__ RowOfStats(const BwdParams& p, int64_t r_) : r(r_) {
-    if (p.cu_seqlens_q != nullptr) {
-      b = 0;  // packed: batch strides are 0, rows are absolute
-      h = static_cast<int>(r / p.total_q);
-      i = static_cast<int>(r % p.total_q);
-      valid = h < p.heads && i < p.cu_seqlens_q[p.batch];
-    } else {
-      i = static_cast<int>(r % p.seqlen_q);
-      const int64_t bh = r / p.seqlen_q;
-      h = static_cast<int>(bh % p.heads);
-      b = static_cast<int>(bh / p.heads);
-      valid = b < p.batch;
-    }
-  }
-};
-
-// Rows of the preprocess / convert grids: every row of lse's layout.
-inline int64_t rows_of_stats(const BwdParams& p) {
-  return static_cast<int64_t>(p.heads) * (p.cu_seqlens_q != nullptr ? p.total_q : static_cast<int64_t>(p.batch) * p.seqlen_q);
-}
-
-// Every __global__ here takes the library's Arch as its first template argument although the code
-// does not depend on it: the sm80, sm89, sm80_ptx and sm90a libraries all instantiate these
-// kernels, and with one kernel name in several of the extension's modules the backward failed on
-// an H100 (the PTX library's d128 kernels "no kernel image", the sm90a library's "invalid
-// argument": docs/results/2026-11-23-h100-reach.md). One name per library, as the forward's
-// flash_fwd_kernel<kArch, ...> always had.
-
-// ---- 1. preprocess: one warp per query row ----------------------------------------------------
-template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) {
-  using Element = typename Traits::Element;
-  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
-  const int64_t r = row.r;
-  const int lane = threadIdx.x % 32;
-  if (!row.valid) return;
-  const int i = row.i, h = row.h, b = row.b;
-  const auto* o = static_cast<const Element*>(p.o) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
-  const auto* dout =
-      static_cast<const Element*>(p.dout) + b * p.do_batch_stride + i * p.do_row_stride + h * p.do_head_stride;
-  // O + its rounding residual when the forward kept one (FwdParams::o_resid): D from the rounded
-  // O alone leaves a residue that dominates where dS = P (dP - D) nearly cancels.
-  const auto* o_resid = p.o_resid == nullptr ? nullptr
-      : static_cast<const Element*>(p.o_resid) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
-  float acc = 0.f;
-#pragma unroll
-  for (int d = lane * 2; d < kHeadDim; d += 64) {
-    float o0 = static_cast<float>(o[d]), o1 = static_cast<float>(o[d + 1]);
-    if (o_resid != nullptr) o0 += static_cast<float>(o_resid[d]), o1 += static_cast<float>(o_resid[d + 1]);
-    acc += o0 * static_cast<float>(dout[d]) + o1 * static_cast<float>(dout[d + 1]);
-  }
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off);
-  float* accum_row = p.dq_accum + r * kHeadDim;
-#pragma unroll
-  for (int d = lane * 2; d < kHeadDim; d += 64) {
-    *reinterpret_cast<float2*>(accum_row + d) = make_float2(0.f, 0.f);
-  }
-  if (lane == 0) {
-    p.dsum[r] = acc - (p.dlse != nullptr ? p.dlse[r] : 0.f);
-    // Varlen: the caller zeroes the semaphores (a packed row does not know its sequence's index).
-    if (p.dq_semaphore != nullptr && p.cu_seqlens_q == nullptr && i % kBlockM == 0) {
-      const int m_blocks = (p.seqlen_q + kBlockM - 1) / kBlockM;
-      p.dq_semaphore[(static_cast<int64_t>(b) * p.heads + h) * m_blocks + i / kBlockM] = 0;
-    }
-  }
-}
-
-// ---- 3. convert: dQ = dq_accum * scale, one warp per query row --------------------------------
-template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) {
-  using Element = typename Traits::Element;
-  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
-  const int64_t r = row.r;
-  const int lane = threadIdx.x % 32;
-  if (!row.valid) return;
-  const int i = row.i, h = row.h, b = row.b;
-  auto* dq = static_cast<Element*>(p.dq) + b * p.dq_batch_stride + i * p.dq_row_stride + h * p.dq_head_stride;
-  const float* accum_row = p.dq_accum + r * kHeadDim;
-#pragma unroll
-  for (int d = lane * 2; d < kHeadDim; d += 64) {
-    const float2 a = *reinterpret_cast<const float2*>(accum_row + d);
-    *reinterpret_cast<uint32_t*>(dq + d) = Traits::pack2(a.x * p.softmax_scale, a.y * p.softmax_scale);
-  }
-}
-
-// ---- 2. main kernel ------------------------------------------------------------------------------
 // Shared memory of the main kernel: K, V; kStages x (Q, dO); dS^T; kStages x (lse, D) rows.
 template <int kHeadDim, int kStages, int kBlockN, class Element>
 constexpr size_t main_smem_bytes() {
@@ -195,22 +62,7 @@ constexpr size_t main_smem_bytes() {
          static_cast<size_t>(kBlockN) * kLdS * sizeof(Element) + 2 * kStages * kBlockM * sizeof(float);
 }
 
-// fp32 dQ accumulation of two adjacent columns.
-template <bool kVectorAtomics>
-__device__ __forceinline__ void atomic_add2(float* dst, float x, float y) {
-  if constexpr (kVectorAtomics) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    atomicAdd(reinterpret_cast<float2*>(dst), make_float2(x, y));
-#else
-    atomicAdd(dst, x);  // not reached: only sm_90a libraries instantiate kVectorAtomics
-    atomicAdd(dst + 1, y);
-#endif
-  } else {
-    atomicAdd(dst, x);
-    atomicAdd(dst + 1, y);
-  }
-}
-
+// kArch: one kernel name per library (bwd_row_kernels.cuh says why).
 template <Arch kArch, class Traits, int kHeadDim, bool kCausal, bool kDeterministic, int kStages,
           bool kVectorAtomics, int kBlockN, int kWarps>
 __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams p) {
