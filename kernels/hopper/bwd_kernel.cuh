@@ -30,8 +30,10 @@
 //     once per (query block, key block); deterministic mode keeps the same fixed key-block order
 //     per 64 query rows (one int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
-// Measured on the H100 (docs/PERF.md, dQ writer): 1.08-1.18x the atomic-dQ version before it,
-// 0.99-1.39x torch flash (FA2); the deterministic variant 0.78-0.99x of the default.
+// Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
+// 1.07-1.17x the atomic-dQ version before it, 0.98-1.39x torch flash (FA2), 0.72-0.86x cuDNN;
+// the deterministic variant 0.79-0.99x of the default. ptxas: 168 registers at launch; d128 no
+// spills, d64 44-60 bytes of spill stores (8-28 before the tile's addressing).
 // Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
 #pragma once
 
