@@ -110,7 +110,7 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
         floor_us = b * sk * hk * d * 2 * 2 / bw * 1e6
         row = {"shape": "B%d Hq%d Hk%d k%d d%d" % (b, hq, hk, sk, d), "floor_us": floor_us, "us": {}, "errors": {}}
         ref = None
-        for backend in ("flash", "cudnn"):
+        for backend in () if args.no_sdpa else ("flash", "cudnn"):
             try:
                 call = sdpa_call(backend, q, k, v)
                 out = call().transpose(1, 2)
@@ -126,7 +126,11 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
                 table = page_table(b, sk, ps, gen, "cuda")
                 kc, vc = scatter_pages(k, table, ps), scatter_pages(v, table, ps)
             splits = {}
-            for ns in [0] + (args.sweep_splits if layout == "contig" and b * hk < 132 else []):
+            if b * hk >= 132:
+                sweep = args.sweep_full
+            else:
+                sweep = args.sweep_splits if layout == "contig" else args.sweep_paged
+            for ns in [0] + [n for n in sweep if n > 0]:
                 def call(ns=ns):
                     return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table,
                                                              num_splits=ns)
@@ -136,7 +140,7 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
                 splits[ns] = graph_time_us(call, args.calls, args.reps)
             row["us"]["flashcore_" + layout] = splits[0]
             if len(splits) > 1:
-                row["split_sweep_us"] = {str(kk): vv for kk, vv in splits.items()}
+                row.setdefault("split_sweep_us", {})[layout] = {str(kk): vv for kk, vv in splits.items()}
             del kc, vc
         results.append(row)
         cells = ["%-26s" % row["shape"], "floor %7.1f" % floor_us]
@@ -145,7 +149,7 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
             cells.append("%s %s" % (name, "%7.1f us %5.1f%%" % (us, 100 * floor_us / us) if us else "-"))
         print(" | ".join(cells), flush=True)
         if "split_sweep_us" in row:
-            print("    splits sweep (contig, us): %s" % row["split_sweep_us"], flush=True)
+            print("    splits sweep (us): %s" % row["split_sweep_us"], flush=True)
         del q, k, v
         torch.cuda.empty_cache()
 
@@ -195,9 +199,15 @@ def parse(argv):
     p.add_argument("--reps", type=int, default=10, help="graph replays timed (median)")
     p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
+    p.add_argument("--sweep_paged", default="",
+                   help="extra num_splits timed on those rows with paged caches")
+    p.add_argument("--sweep_full", default="",
+                   help="extra num_splits timed on the rows whose query blocks fill the SMs (every layout)")
+    p.add_argument("--no_sdpa", action="store_true", help="skip torch's flash and cuDNN (a second variant's run)")
     p.add_argument("--no_prefill", action="store_true")
     args = p.parse_args(argv)
-    args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
+    for name in ("sweep_splits", "sweep_paged", "sweep_full"):
+        setattr(args, name, [int(x) for x in getattr(args, name).split(",") if x])
     return args
 
 
