@@ -133,6 +133,8 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     # shared-memory staging replaced (kernels/decode/decode_api.h), for a side-by-side benchmark.
     if os.environ.get("FLASHCORE_DECODE_TABLE") == "global":
         params["table_via_smem"] = 0
+    if os.environ.get("FLASHCORE_DECODE_PREFETCH") == "1":  # test-only: L2 prefetch one block ahead
+        params["l2_prefetch"] = 1
     _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
 
 
