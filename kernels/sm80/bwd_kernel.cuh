@@ -486,7 +486,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
           float ds = pe * (acc_dp[t][2 * h + e] - sDsum[qi]);
           if (p.softcap > 0.f) {
             // tanh from P (clamped: P = 0 gives -inf, and dS is 0 there anyway).
-            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) * reciprocal_here(scale_log2)));
+            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) / (p.softcap * kLog2e)));
             ds *= 1.f - th * th;
           }
           acc_dp[t][2 * h + e] = ds;
