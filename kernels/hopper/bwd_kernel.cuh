@@ -362,13 +362,14 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (p.softcap > 0.f) {
         // Softcap's derivative 1 - tanh^2, tanh recovered from P = exp2(tanh * scale_log2 - lse):
         // no registers held for it across the dP wait. P = 0 (masked, or underflowed) has dS = 0.
+        const float inv_scale_log2 = reciprocal_here(scale_log2);
 #pragma unroll
         for (int t = 0; t < kQTiles; ++t) {
           const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
 #pragma unroll
           for (int i = 0; i < 4; ++i) {
             const float prob = sacc[4 * t + i];
-            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) / scale_log2;
+            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
             dpacc[4 * t + i] = prob > 0.f ? dpacc[4 * t + i] * (1.f - th * th) : 0.f;
           }
         }
