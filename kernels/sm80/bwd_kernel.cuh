@@ -200,9 +200,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 
   // Softcap: S^T becomes tanh(scale * s / softcap), the softmax's scale softcap * log2(e), and dS
   // gets the factor 1 - tanh^2, recovered from P (log2 P = tanh * scale_log2 - lse * log2(e)).
-  const bool softcapped = p.softcap > 0.f;
-  const float scale_over_softcap = softcapped ? p.softmax_scale / p.softcap : 0.f;
-  const float inv_scale_log2 = 1.f / scale_log2;
+  // (The softcap's scalars are derived from the params where used: registers are scarce here.)
 
   // One step per visit (query head, query block); the stage is a template constant (the loop
   // below runs two steps per iteration when kStages == 2) so that shared-memory addresses fold
@@ -278,9 +276,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     float acc_s[kQTiles][4];
     keys_x_queries(acc_s, sK, sQ);
 
-    if (softcapped) {
+    if (p.softcap > 0.f) {
 #pragma unroll
-      for (int t = 0; t < kQTiles; ++t) softcap_scores(acc_s[t], scale_over_softcap);
+      for (int t = 0; t < kQTiles; ++t) softcap_scores(acc_s[t], p.softmax_scale / p.softcap);
     }
 
     // P^T = exp2(S^T * scale * log2e - lse * log2e), masked entries exactly 0. Per-element masks
@@ -297,8 +295,8 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
           row_hi = 0;
         } else if (kCausal) {
           const int diag_row = key + seq.seqlen_q - seq.seqlen_k;  // the row whose diagonal is `key`
-          if (mask.window_right >= 0) row_lo = max(0, diag_row - mask.window_right);
-          if (mask.window_left >= 0) row_hi = min(seq.seqlen_q, diag_row + mask.window_left + 1);
+          if (p.window_right >= 0) row_lo = max(0, diag_row - p.window_right);
+          if (p.window_left >= 0) row_hi = min(seq.seqlen_q, diag_row + p.window_left + 1);
         }
       }
 #pragma unroll
@@ -338,9 +336,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
           const int qi = t * 8 + tig * 2 + e;
           const float pe = acc_s[t][2 * h + e];
           float ds = pe * (acc_dp[t][2 * h + e] - sDsum[qi]);
-          if (softcapped) {
+          if (p.softcap > 0.f) {
             // tanh from P (clamped: P = 0 gives -inf, and dS is 0 there anyway).
-            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) * inv_scale_log2));
+            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) / (p.softcap * kLog2e)));
             ds *= 1.f - th * th;
           }
           acc_dp[t][2 * h + e] = ds;
