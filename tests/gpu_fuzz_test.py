@@ -1,7 +1,8 @@
 """Seeded random-configuration fuzzer (issue 12): thousands of small attention calls over every
-run-time feature -- dtype, head dim, batch, heads, GQA ratio, sequence lengths (1, odd, past the
-tiles), causal, sliding windows, softcap, sinks, packed varlen mixes with NaN padding, strided and
-non-contiguous views, deterministic mode -- forward and gradients against the float64 reference,
+run-time feature -- dtype, head dim (64, 128, and the multiples of 8 up to 128 that run on them),
+batch, heads, GQA ratio, sequence lengths (1, odd, past the tiles), causal, sliding windows,
+softcap, sinks, packed varlen mixes with NaN padding, strided and non-contiguous views,
+deterministic mode -- forward and gradients against the float64 reference,
 with FlashAttention's rule (each error <= 2x that of the same math in the inputs' dtype, floored
 at the dtype's unit roundoff). A failing configuration is printed with its seed; replay one with
 
@@ -28,6 +29,9 @@ CONFIGS = int(os.environ.get("FLASHCORE_FUZZ_CONFIGS", "2400"))
 MIN_CONFIGS = int(os.environ.get("FLASHCORE_FUZZ_MIN", "2000"))
 SECONDS = float(os.environ.get("FLASHCORE_FUZZ_SECONDS", "240"))
 UNIT = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+# Every multiple of 8 up to 128 but the instantiated 64 and 128: run on those with predicated
+# loads and stores (issue 15).
+PREDICATED_HEAD_DIMS = [d for d in range(8, 129, 8) if d not in (64, 128)]
 
 
 def draw_config(seed):
@@ -58,6 +62,10 @@ def draw_config(seed):
         cfg["batch"] = rng.randint(1, 3)
         cfg["seqlen_q"] = rng.choice([1, rng.randint(1, 80), rng.randint(1, 300)])
         cfg["seqlen_k"] = cfg["seqlen_q"] if rng.random() < 0.5 else rng.choice([1, rng.randint(1, 80), rng.randint(1, 300)])
+    # Head dims between the instantiations (issue 15), drawn last so that the draws above, and the
+    # configurations that keep 64 or 128, are those of the earlier runs.
+    if rng.random() < 0.4:
+        cfg["head_dim"] = rng.choice(PREDICATED_HEAD_DIMS)
     return cfg
 
 

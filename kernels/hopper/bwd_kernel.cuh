@@ -31,6 +31,10 @@
 //     once per (query block, key block); deterministic mode keeps the same fixed key-block order
 //     per 64 query rows (one int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
+// A head dim below kHeadDim (p.head_dim, a multiple of 8) is the tensor maps' innermost extent:
+// the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T are unchanged and dK, dV and the dQ
+// slices are exact zeros there; the dK / dV stores stop at it, dq_accum keeps kHeadDim-wide rows
+// (flash_bwd_api.h), and the preprocess and convert kernels read and write head_dim columns.
 // Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
 // 1.07-1.17x the atomic-dQ version before it, 0.98-1.39x torch flash (FA2), 0.72-0.86x cuDNN;
 // the deterministic variant 0.79-0.99x of the default. ptxas: 168 registers at launch; d128 no
@@ -455,10 +459,12 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       Element* dv_row = dv_base + static_cast<int64_t>(seq.row0_k + key) * p.dv_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
-            Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
-        *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
-            Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+        if (8 * t < p.head_dim) {  // n8 groups past the call's head_dim are not dK's / dV's
+          *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
+              Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
+          *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
+              Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+        }
       }
     }
   }
@@ -472,7 +478,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
-  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
@@ -498,9 +504,10 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
         p.k_row_stride, p.k_head_stride, kPolicy.block_n},
        {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
         p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
-      kDType, t.batch, kHeadDim);
-  // dq_accum: (batch, heads, seqlen_q, head_dim) dense, (heads, total_q, head_dim) packed -- the
-  // rows of lse's layout; the map's row bound clips the TMA's reduce-adds there.
+      kDType, t.batch, p.head_dim);
+  // dq_accum: (batch, heads, seqlen_q, kHeadDim) dense, (heads, total_q, kHeadDim) packed -- the
+  // rows of lse's layout, kHeadDim wide at every head dim (flash_bwd_api.h); the map's row bound
+  // clips the TMA's reduce-adds there.
   if (err == cudaSuccess) {
     err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kHeadDim, t.rows_q, p.heads, t.batch, kPolicy.block_m);
   }
