@@ -20,14 +20,6 @@ struct Fp16Traits {
     return *reinterpret_cast<uint32_t*>(&h);
   }
 
-  // What pack2 rounds away, packed the same way: (lo - float(rn(lo)), hi - float(rn(hi))).
-  // O + this residual holds O to ~16 significant bits (FwdParams::o_resid).
-  __device__ __forceinline__ static uint32_t pack2_residual(float lo, float hi) {
-    const __half2 h = __floats2half2_rn(lo, hi);
-    const float2 back = __half22float2(h);
-    return pack2(lo - back.x, hi - back.y);
-  }
-
   __device__ __forceinline__ static float2 unpack2(uint32_t bits) {
     return __half22float2(*reinterpret_cast<const __half2*>(&bits));
   }

@@ -29,6 +29,7 @@
 
 #include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
+#include "kernels/common/rounding_residual.cuh"
 #include "kernels/flash_fwd_api.h"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
@@ -493,7 +494,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     if (p.o_resid != nullptr) {
       // Training: what O's rounding drops (FwdParams::o_resid), read once by the backward's
       // preprocess; plain stores, so the TMA path below stays as it is.
-      store_rows(p.o_resid, [](float x, float y) { return Traits::pack2_residual(x, y); });
+      store_rows(p.o_resid, [](float x, float y) { return pack2_rounding_residual<Traits>(x, y); });
     }
     if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);

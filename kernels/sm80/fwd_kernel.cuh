@@ -23,6 +23,7 @@
 
 #include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
+#include "kernels/common/rounding_residual.cuh"
 #include "kernels/flash_fwd_api.h"
 #include "kernels/sm80/tile_policy.h"
 
@@ -317,7 +318,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
         for (int t = 0; t < kDTiles; ++t) {
           if (t * 8 < p.head_dim) {
             *reinterpret_cast<uint32_t*>(rrow + t * 8 + tig * 2) =
-                Traits::pack2_residual(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
+                pack2_rounding_residual<Traits>(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
           }
         }
       }
