@@ -9,7 +9,6 @@
 
 #include <cmath>
 
-#include "kernels/common/exp2_poly.h"
 #include "kernels/common/mask.cuh"
 
 namespace flashcore {
@@ -25,12 +24,6 @@ __device__ __forceinline__ float exp2_approx(float x) {
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
-
-// The exp2s step<kMask, true> computes on the FMA pipe: column 2 * tig + e of n8 group t, here
-// the odd columns (e = 1), half of every thread's scores. With softcap at head dim 128 that makes
-// MUFU 1.5 operations per score (768 clocks per 64 x 128 tile against ~1024 of the other
-// warpgroup's GEMMs; exp2_poly.h has the model). Another fraction: change this predicate.
-__host__ __device__ constexpr bool exp2_on_fma_pipe(int /*t*/, int e) { return e == 1; }
 
 template <int kNTiles>  // n8 column groups per key block
 struct OnlineSoftmax {
@@ -49,10 +42,7 @@ struct OnlineSoftmax {
   // Per element this costs one compare (max), one FFMA (scale and subtract the max together) and
   // one MUFU.EX2: the row extreme is taken over the raw scores, so it is the max for a
   // non-negative scale and the min for a negative one (the branch is uniform per kernel).
-  // With kSplitExp2 the exp2 of the columns that exp2_on_fma_pipe picks is exp2_poly
-  // (kernels/common/exp2_poly.h, ~11 FMA/ALU instructions, relative error <= 2^-18) instead:
-  // for callers whose other MUFU work (softcap's tanh) makes the XU pipe the bottleneck.
-  template <bool kMask, bool kSplitExp2 = false>
+  template <bool kMask>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
                                        const KeyRange (&keys)[2], float (&alpha)[2]) {
     const int tig = threadIdx.x % 4;
@@ -88,15 +78,7 @@ struct OnlineSoftmax {
       for (int t = 0; t < kNTiles; ++t) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          float p;
-          if constexpr (kSplitExp2) {
-            // Hidden columns go through exp2 as -inf (-> 0 in both): a select, where a branch
-            // around exp2_poly's eleven instructions is what the compiler made of `? : 0.f`.
-            const float x = visible(t, e, h) ? fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base) : -INFINITY;
-            p = exp2_on_fma_pipe(t, e) ? exp2_poly(x) : exp2_approx(x);
-          } else {
-            p = visible(t, e, h) ? exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base)) : 0.f;
-          }
+          const float p = visible(t, e, h) ? exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base)) : 0.f;
           s[4 * t + 2 * h + e] = p;
           sum += p;
         }

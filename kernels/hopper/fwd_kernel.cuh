@@ -347,22 +347,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     OnlineSoftmax<kSTiles> softmax;
 
     // A key block needs masking if some row of this tile does not see all of it. Softcap: the
-    // scores become tanh(scale * s / softcap) and the softmax scale softcap * log2(e). tanh.approx
-    // is a MUFU operation beside each exp2's, so in the mainloop (`split_exp2`) half of the exp2s
-    // move to the FMA pipe (OnlineSoftmax::step's kSplitExp2; the model is in
-    // kernels/common/exp2_poly.h). The tile's first block keeps MUFU.EX2 for all of them (once per
-    // tile; splitting it as well made ptxas spill 30 bytes (stores) in both d128 causal kernels).
-    // The branches are uniform and outside the per-element loops; no kernel instantiation is added.
-    auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2], bool split_exp2) {
-      const bool masked = mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN);
+    // scores become tanh(scale * s / softcap) and the softmax scale softcap * log2(e).
+    auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
       if (p.softcap > 0.f) softcap_scores(s, p.softmax_scale / p.softcap);
-      if (split_exp2 && p.softcap > 0.f) {
-        if (masked) {
-          softmax.template step<true, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
-        } else {
-          softmax.template step<false, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
-        }
-      } else if (masked) {
+      if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
         softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
       } else {
         softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
@@ -416,7 +404,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, t.n_end - 1, alpha, false);  // alpha is 0 here and O is still 0
+          softmax_step(sacc, t.n_end - 1, alpha);  // alpha is 0 here and O is still 0
           convert_p(sacc, pf);
           ++kv.count;
         }
@@ -433,7 +421,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, j, alpha, true);
+          softmax_step(sacc, j, alpha);
           wgmma_wait<0>();
           fence_operands(o);
           fence_operands(pf);
