@@ -148,9 +148,8 @@ def test_nonfinite_query_row_stays_in_its_row(feature, bad):
         assert torch.equal(dsink[others], clean[4][others]), "dsink of other heads changed"
 
 
-# Key 10 and key 11: with softcap the Hopper forward computes the exp2 of odd columns of its
-# mainloop's key blocks with a polynomial on the FMA pipe (kernels/common/exp2_poly.h), even ones
-# with MUFU.EX2; a NaN must survive both ("softcap": key block 0 of 2 is such a block).
+# Key 10 (even) and key 11 (odd): a NaN key in either column parity of a key block must reach
+# only the rows that see it.
 @pytest.mark.parametrize("j", [10, 11], ids=["key10", "key11"])
 @pytest.mark.parametrize("feature", list(FEATURES))
 def test_nan_key_reaches_only_rows_of_its_sequence_and_group(feature, j):
