@@ -259,9 +259,6 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.num_splits = param<int>(d, "num_splits");
   p.o_accum = pointer<float>(d, "o_accum");
   p.lse_accum = pointer<float>(d, "lse_accum");
-  // Optional (a test-only comparison switch; kernels/decode/decode_api.h): staged by default.
-  p.table_via_smem = d.contains("table_via_smem") ? d["table_via_smem"].cast<int>() : 1;
-  p.l2_prefetch = d.contains("l2_prefetch") ? d["l2_prefetch"].cast<int>() : 0;
 
   cudaError_t err;
   {

@@ -70,13 +70,6 @@ struct DecodeParams {
   int num_splits;
   float* o_accum;
   float* lse_accum;
-
-  // Paged caches: 1 stages each key block's block-table entries in shared memory ahead of its
-  // K/V copies (decode_kernel.cuh); 0 reads them from global memory row by row (the earlier
-  // path, kept while the two are compared on a GPU).
-  int table_via_smem;
-  // Test-only: 1 prefetches each key block into L2 one step before its cp.async copies.
-  int l2_prefetch;
 };
 
 struct DecodeKernelKey {

@@ -32,10 +32,6 @@ using fwd::n8_tile;
 using fwd::smem_u32;
 using fwd::swizzled;
 
-__device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
-}
-
 // The keys [lo, hi) one query row sees; hi <= lo: none (output 0, lse -inf).
 struct KeyRange {
   int lo, hi;
@@ -126,7 +122,6 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   constexpr int kDTiles = kHeadDim / 8;
   constexpr int kChunksPerRow = kHeadDim / 8;  // 16-byte chunks
   constexpr int kRowsPerPass = kThreads / kChunksPerRow;
-  constexpr int kTableSlot = decode_table_slot(kBlockN);
   static_assert(kWarpN % 16 == 0 && kBlockN % kRowsPerPass == 0, "decode tile shape");
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
@@ -169,75 +164,31 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const auto* k_base = static_cast<const Element*>(p.k_cache) + kv_head * p.k_head_stride;
   const auto* v_base = static_cast<const Element*>(p.v_cache) + kv_head * p.v_head_stride;
 
-  // Paged caches: the block-table entries of a key block are copied into a shared-memory ring
-  // (cp.async, in the commit group of the K/V block kStages earlier), so the K/V copies of a block
-  // look their pages up in shared memory instead of waiting on a dependent global load each.
-  // Group g carries K/V block g and the entries of block g + kStages; slot X % (kStages + 1)
-  // holds block X's. At step `it` (groups <= it complete) the K/V loads of block it + kStages - 1
-  // and the L2 prefetch of block it + kStages read their slots, the entries of blocks up to
-  // it + 2 kStages - 2 are in flight and those of it + 2 kStages - 1 are issued: kStages + 1
-  // distinct slots; the slot refilled at step `it` was last read at step it - 1, before the
-  // step's barrier. The first kStages blocks (and pages under kDecodeMinStagedPage keys) read the
-  // table from global memory.
-  constexpr int kTableSlots = kStages + 1;
-  const bool table_in_smem = seq.pages != nullptr && p.table_via_smem != 0 && p.page_size >= kDecodeMinStagedPage;
-  int* sTable = reinterpret_cast<int*>(sV + kStages * kBlockN * kHeadDim);  // kTableSlots x kTableSlot
-  auto first_page_of = [&](int blk) { return (seq.leftpad + blk * kBlockN) / p.page_size; };
-  auto load_table = [&](int blk) {
-    const int j_end = min(blk * kBlockN + kBlockN, seq.seqlen_k);  // valid keys of the block
-    if (j_end <= blk * kBlockN) return;
-    const int first = first_page_of(blk);
-    const int count = (seq.leftpad + j_end - 1) / p.page_size - first + 1;  // <= kTableSlot
-    int* slot = sTable + (blk % kTableSlots) * kTableSlot;
-    for (int e = tid; e < count; e += kThreads) cp_async_4(smem_u32(slot + e), seq.pages + first + e);
-  };
-  // Element offsets of key row j (valid) of the cache for K and V; `first` >= 0: the block's
-  // table slot is in shared memory and its first page is `first`.
-  auto row_offsets = [&](int j, const int* slot, int first, int64_t& k_off, int64_t& v_off) {
-    const int pos = seq.leftpad + j;
-    int page, row;
-    if (seq.pages != nullptr) {
-      page = first >= 0 ? slot[pos / p.page_size - first] : __ldg(seq.pages + pos / p.page_size);
-      row = pos % p.page_size;
-    } else {
-      page = seq.cache_row;
-      row = pos;
-    }
-    k_off = page * p.k_page_stride + row * p.k_row_stride;
-    v_off = page * p.v_page_stride + row * p.v_row_stride;
-  };
-  // Test-only (p.l2_prefetch): block `blk` into L2 one step before its cp.async copies, so an
-  // SM has a stage more of HBM reads in flight than its shared-memory ring holds.
-  auto prefetch_l2 = [&](int blk, bool table_ready) {
-    constexpr int kLinesPerRow = kHeadDim * 2 / 128;
-    const int* slot = sTable + (blk % kTableSlots) * kTableSlot;
-    const int first = table_ready ? first_page_of(blk) : -1;
-    for (int e = tid; e < kBlockN * kLinesPerRow; e += kThreads) {
-      const int j = blk * kBlockN + e / kLinesPerRow;
-      if (j >= seq.seqlen_k) break;
-      int64_t k_off, v_off;
-      row_offsets(j, slot, first, k_off, v_off);
-      const int col = (e % kLinesPerRow) * 64;
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(k_base + k_off + col));
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(v_base + v_off + col));
-    }
-  };
-
   // K_blk and V_blk into ring stage `stage`. Each thread copies one 16-byte column chunk of
   // kBlockN / kRowsPerPass key rows; a row's cache location is looked up once for K and V.
-  auto load_kv = [&](int blk, int stage, bool table_ready) {
+  auto load_kv = [&](int blk, int stage) {
     const int ch = tid % kChunksPerRow;
     Element* sKs = sK + stage * kBlockN * kHeadDim;
     Element* sVs = sV + stage * kBlockN * kHeadDim;
-    const int* slot = sTable + (blk % kTableSlots) * kTableSlot;
-    const int first = table_ready ? first_page_of(blk) : -1;
 #pragma unroll
     for (int i = 0; i < kBlockN / kRowsPerPass; ++i) {
       const int r = tid / kChunksPerRow + i * kRowsPerPass;
       const int j = blk * kBlockN + r;
       const bool valid = j < seq.seqlen_k;
       int64_t k_off = 0, v_off = 0;  // invalid rows read nothing from a valid address
-      if (valid) row_offsets(j, slot, first, k_off, v_off);
+      if (valid) {
+        const int pos = seq.leftpad + j;
+        int page, row;
+        if (seq.pages != nullptr) {
+          page = __ldg(seq.pages + pos / p.page_size);
+          row = pos % p.page_size;
+        } else {
+          page = seq.cache_row;
+          row = pos;
+        }
+        k_off = page * p.k_page_stride + row * p.k_row_stride;
+        v_off = page * p.v_page_stride + row * p.v_row_stride;
+      }
       cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch * 8, valid ? 16 : 0);
       cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch * 8, valid ? 16 : 0);
     }
@@ -262,8 +213,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   }
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < n_blocks) load_kv(blk_begin + s, s, false);
-    if (table_in_smem && s + kStages < n_blocks) load_table(blk_begin + s + kStages);
+    if (s < n_blocks) load_kv(blk_begin + s, s);
     cp_async_commit();  // unconditional: the group count stays fixed
   }
 
@@ -288,11 +238,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
     __syncthreads();
     // Refill the stage every warp finished reading in the previous step (barrier above).
-    if (it + kStages - 1 < n_blocks) {
-      load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages, table_in_smem && it >= 1);
-    }
-    if (table_in_smem && it + 2 * kStages - 1 < n_blocks) load_table(blk_begin + it + 2 * kStages - 1);
-    if (p.l2_prefetch != 0 && it + kStages < n_blocks) prefetch_l2(blk_begin + it + kStages, table_in_smem);
+    if (it + kStages - 1 < n_blocks) load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages);
     cp_async_commit();
     if (it == 0) {
 #pragma unroll

@@ -39,17 +39,8 @@ constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
   return {block_n, 3, 2};
 }
 
-// Paged caches with pages of at least kDecodeMinStagedPage keys stage each key block's
-// block-table entries in shared memory (kernels/decode/decode_kernel.cuh); smaller pages read the
-// table row by row. block_n positions starting anywhere span at most (block_n - 1) / page_size + 2
-// pages: the slot of one block.
-constexpr int kDecodeMinStagedPage = 8;
-constexpr int decode_table_slot(int block_n) { return block_n / kDecodeMinStagedPage + 2; }
-
-// Q, the K/V ring (2-byte elements) and the block-table ring (int32, stages + 1 slots).
 constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_dim) {
-  return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2 +
-         static_cast<size_t>(tile.stages + 1) * decode_table_slot(tile.block_n) * 4;
+  return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
 }
 
 // Split count for num_splits == 0. Decode is bound by HBM bandwidth; measured on an H100

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 from typing import Optional, Tuple, Union
 
 import torch
@@ -139,12 +138,6 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "window_left": window_left, "window_right": window_right,
         "num_splits": splits, "o_accum": ptr(o_accum), "lse_accum": ptr(lse_accum),
     }
-    # Test-only: FLASHCORE_DECODE_TABLE=global selects the row-by-row block-table loads that the
-    # shared-memory staging replaced (kernels/decode/decode_api.h), for a side-by-side benchmark.
-    if os.environ.get("FLASHCORE_DECODE_TABLE") == "global":
-        params["table_via_smem"] = 0
-    if os.environ.get("FLASHCORE_DECODE_PREFETCH") == "1":  # test-only: L2 prefetch one block ahead
-        params["l2_prefetch"] = 1
     _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
 
 

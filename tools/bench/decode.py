@@ -110,7 +110,7 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
         floor_us = b * sk * hk * d * 2 * 2 / bw * 1e6
         row = {"shape": "B%d Hq%d Hk%d k%d d%d" % (b, hq, hk, sk, d), "floor_us": floor_us, "us": {}, "errors": {}}
         ref = None
-        for backend in () if args.no_sdpa else ("flash", "cudnn"):
+        for backend in ("flash", "cudnn"):
             try:
                 call = sdpa_call(backend, q, k, v)
                 out = call().transpose(1, 2)
@@ -126,11 +126,7 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
                 table = page_table(b, sk, ps, gen, "cuda")
                 kc, vc = scatter_pages(k, table, ps), scatter_pages(v, table, ps)
             splits = {}
-            if b * hk >= 132:
-                sweep = args.sweep_full
-            else:
-                sweep = args.sweep_splits if layout == "contig" else args.sweep_paged
-            for ns in [0] + [n for n in sweep if n > 0]:
+            for ns in [0] + (args.sweep_splits if layout == "contig" and b * hk < 132 else []):
                 def call(ns=ns):
                     return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table,
                                                              num_splits=ns)
@@ -139,10 +135,8 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
                     row["errors"]["flashcore_%s_maxdiff" % layout] = (out.float() - ref.float()).abs().max().item()
                 splits[ns] = graph_time_us(call, args.calls, args.reps)
             row["us"]["flashcore_" + layout] = splits[0]
-            if args.ab_rounds:
-                row.setdefault("table_ab_us", {})[layout] = table_mode_ab(args, q, kc, vc, lens, table)
             if len(splits) > 1:
-                row.setdefault("split_sweep_us", {})[layout] = {str(kk): vv for kk, vv in splits.items()}
+                row["split_sweep_us"] = {str(kk): vv for kk, vv in splits.items()}
             del kc, vc
         results.append(row)
         cells = ["%-26s" % row["shape"], "floor %7.1f" % floor_us]
@@ -151,35 +145,9 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
             cells.append("%s %s" % (name, "%7.1f us %5.1f%%" % (us, 100 * floor_us / us) if us else "-"))
         print(" | ".join(cells), flush=True)
         if "split_sweep_us" in row:
-            print("    splits sweep (us): %s" % row["split_sweep_us"], flush=True)
+            print("    splits sweep (contig, us): %s" % row["split_sweep_us"], flush=True)
         del q, k, v
         torch.cuda.empty_cache()
-
-
-def table_mode_ab(args, q, kc, vc, lens, table):
-    """The block-table staging A/B in one process on the same tensors: the modes of
-    FLASHCORE_DECODE_TABLE (read by flashcore per call, so per graph capture) interleaved
-    --ab_rounds times, so a drift of the GPU's clocks or temperature lands on every mode alike.
-    The contiguous layout reads no table: its spread between modes is the noise floor."""
-    import flashcore
-    times = {mode: [] for mode in args.table_modes}
-    saved = os.environ.get("FLASHCORE_DECODE_TABLE")
-    try:
-        for _ in range(args.ab_rounds):
-            for mode in args.table_modes:
-                os.environ["FLASHCORE_DECODE_TABLE"] = mode
-                times[mode].append(graph_time_us(
-                    lambda: flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table),
-                    args.calls, args.reps))
-    finally:
-        if saved is None:
-            os.environ.pop("FLASHCORE_DECODE_TABLE", None)
-        else:
-            os.environ["FLASHCORE_DECODE_TABLE"] = saved
-    medians = {mode: sorted(ts)[len(ts) // 2] for mode, ts in times.items()}
-    print("    table A/B (us, median of %d interleaved rounds): %s" % (
-        args.ab_rounds, ", ".join("%s %.1f" % kv for kv in medians.items())), flush=True)
-    return {"median": medians, "rounds": times}
 
 
 def chunked_prefill(args, torch, flashcore, results, dtype):
@@ -227,22 +195,9 @@ def parse(argv):
     p.add_argument("--reps", type=int, default=10, help="graph replays timed (median)")
     p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
-    p.add_argument("--sweep_paged", default="",
-                   help="extra num_splits timed on those rows with paged caches")
-    p.add_argument("--sweep_full", default="",
-                   help="extra num_splits timed on the rows whose query blocks fill the SMs (every layout)")
-    p.add_argument("--no_sdpa", action="store_true", help="skip torch's flash and cuDNN (a second variant's run)")
     p.add_argument("--no_prefill", action="store_true")
-    p.add_argument("--ab_rounds", type=int, default=0,
-                   help="time the FLASHCORE_DECODE_TABLE modes (--table_modes) interleaved this many rounds "
-                        "per row and layout (0: off)")
-    p.add_argument("--table_modes", default="smem,global",
-                   help="FLASHCORE_DECODE_TABLE values for --ab_rounds (smem: the default staging; global: "
-                        "the row-by-row loads it replaced)")
     args = p.parse_args(argv)
-    args.table_modes = [m for m in args.table_modes.split(",") if m]
-    for name in ("sweep_splits", "sweep_paged", "sweep_full"):
-        setattr(args, name, [int(x) for x in getattr(args, name).split(",") if x])
+    args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
     return args
 
 
