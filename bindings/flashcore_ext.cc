@@ -103,18 +103,31 @@ class DeviceGuard {
                            ": " + cudaGetErrorString(err));
 }
 
+// A head dim the kernels take: a positive multiple of 8 (16-byte rows); the instantiation it runs
+// on is then the smallest compiled one >= it (kernels/flash_fwd_api.h).
+void check_head_dim(int head_dim) {
+  if (head_dim <= 0 || head_dim % kHeadDimMultiple != 0) {
+    throw py::value_error("flashcore: head_dim must be a positive multiple of 8, got " + std::to_string(head_dim));
+  }
+}
+
+std::string no_kernel(const char* pass, const std::string& arch, const std::string& dtype, int head_dim, bool causal,
+                      const char* info_key) {
+  return std::string("flashcore: no ") + pass + " kernel compiled for arch=" + arch + " dtype=" + dtype +
+         " head_dim=" + std::to_string(head_dim) + (causal ? " causal" : " non-causal") +
+         " (a head dim runs on the smallest compiled head dim >= it; see flashcore.build_info()['" + info_key + "'])";
+}
+
 void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_t q, uintptr_t k,
          uintptr_t v, uintptr_t o, uintptr_t lse, int batch, int heads, int seqlen_q, int seqlen_k,
          int head_dim, const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream,
          const Features& features, uintptr_t o_resid) {
   const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
-  FwdLauncher launcher = find_fwd_kernel(key);
-  if (launcher == nullptr) {
-    throw py::value_error("flashcore: no forward kernel compiled for arch=" + arch + " dtype=" + dtype +
-                          " head_dim=" + std::to_string(head_dim) + (causal ? " causal" : " non-causal") +
-                          " (see flashcore.build_info()['kernels'])");
-  }
+  check_head_dim(head_dim);
+  FwdKernelKey kernel_key{};
+  FwdLauncher launcher = find_fwd_kernel_for(key, &kernel_key);
+  if (launcher == nullptr) throw py::value_error(no_kernel("forward", arch, dtype, head_dim, causal, "kernels"));
   FwdParams p{};
   set_features(p, features, heads, causal);
   p.q = reinterpret_cast<const void*>(q);
@@ -148,12 +161,10 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
          bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid) {
   const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
-  BwdLauncher launcher = find_bwd_kernel(key);
-  if (launcher == nullptr) {
-    throw py::value_error("flashcore: no backward kernel compiled for arch=" + arch + " dtype=" + dtype +
-                          " head_dim=" + std::to_string(head_dim) + (causal ? " causal" : " non-causal") +
-                          " (see flashcore.build_info()['bwd_kernels'])");
-  }
+  check_head_dim(head_dim);
+  BwdKernelKey kernel_key{};
+  BwdLauncher launcher = find_bwd_kernel_for(key, &kernel_key);
+  if (launcher == nullptr) throw py::value_error(no_kernel("backward", arch, dtype, head_dim, causal, "bwd_kernels"));
   BwdParams p{};
   set_features(p, features, heads, causal);
   p.q = reinterpret_cast<const void*>(q);
@@ -282,6 +293,16 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   return plan;
 }
 
+// The compiled head dim a call of `head_dim` runs on (the forward's or the backward's
+// instantiation), or 0 when none does: the backward's dq_accum rows are that wide.
+int kernel_head_dim(const std::string& arch, const std::string& dtype, int head_dim, bool causal, bool backward) {
+  const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
+  FwdKernelKey kernel_key{};
+  const bool found = backward ? find_bwd_kernel_for(key, &kernel_key) != nullptr
+                              : find_fwd_kernel_for(key, &kernel_key) != nullptr;
+  return found ? kernel_key.head_dim : 0;
+}
+
 py::list describe(const std::vector<FwdKernelKey>& keys) {
   py::list kernels;
   for (const FwdKernelKey& key : keys) {
@@ -326,7 +347,8 @@ PYBIND11_MODULE(_C, m) {
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("softmax_scale"),
         py::arg("causal"), py::arg("stream"), py::arg("features") = py::tuple(), py::arg("o_resid") = 0,
         "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
-        "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous. "
+        "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous and a "
+        "multiple of 8 (it runs on the smallest compiled head dim >= it: kernel_head_dim). "
         "o_resid (optional, o's strides): also write O's rounding residual for the backward.");
   m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("dout"), py::arg("lse"), py::arg("dlse"),
@@ -339,10 +361,16 @@ PYBIND11_MODULE(_C, m) {
         py::arg("o_resid") = 0,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
-        "head_dim), and for deterministic=True dq_semaphore int32 of dq_semaphore_count >= "
+        "kernel_head_dim(arch, dtype, head_dim, causal, backward=True)), and for deterministic=True "
+        "dq_semaphore int32 of dq_semaphore_count >= "
         "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0; "
         "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O).");
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
+  m.def("kernel_head_dim", &flashcore::kernel_head_dim, py::arg("arch"), py::arg("dtype"), py::arg("head_dim"),
+        py::arg("causal"), py::arg("backward") = false,
+        "The compiled head dim a call of `head_dim` (a multiple of 8) runs on: the smallest instantiated one "
+        ">= it, whose kernels load and store only head_dim columns; 0 when none. The backward's dq_accum "
+        "rows are this wide.");
   m.def("decode", &flashcore::decode, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("params"),
         py::arg("stream"),
         "Launch the KV-cache attention kernels (split-KV decode + combine) on `stream`; `params` is a "

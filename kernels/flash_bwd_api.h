@@ -23,7 +23,10 @@ constexpr int kBwdBlockM = 64;
 //
 // Scratch, allocated by the caller (no allocation inside the launcher):
 //   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * (O + o_resid)) - dlse
-//   dq_accum  float32 (batch, heads, seqlen_q, head_dim), contiguous: dQ / softmax_scale in fp32
+//   dq_accum  float32 (batch, heads, seqlen_q, kernel head dim), contiguous: dQ / softmax_scale in
+//             fp32, rows as wide as the instantiation's kHeadDim (BwdKernelKey::head_dim, which
+//             find_bwd_kernel_for reports), not the call's head_dim: the columns past head_dim
+//             accumulate zeros and are never read into dQ
 //   dq_semaphore int32 (batch, heads, ceil(seqlen_q / kBwdBlockM)), contiguous; deterministic only
 // The launcher zeroes dq_accum and dq_semaphore itself (in the preprocessing kernel).
 struct BwdParams : AttentionFeatures {
@@ -61,6 +64,8 @@ using BwdLauncher = cudaError_t (*)(const BwdParams&, cudaStream_t);
 bool register_bwd_kernel(const BwdKernelKey& key, BwdLauncher launcher);
 BwdLauncher find_bwd_kernel(const BwdKernelKey& key);
 std::vector<BwdKernelKey> registered_bwd_kernels();
+// As find_fwd_kernel_for: the instantiation a call of head dim key.head_dim runs on.
+BwdLauncher find_bwd_kernel_for(const BwdKernelKey& key, BwdKernelKey* kernel_key);
 
 // Defined in kernels/sm80/bwd_kernel.cuh (the sm90a backward, hopper::launch_bwd, is in
 // kernels/hopper/bwd_kernel.cuh); instantiated only by generated TUs.

@@ -53,6 +53,16 @@ struct AttentionFeatures {
   int total_q, total_k;
 };
 
+// Head dims: an instantiation for kHeadDim also runs every head dim below it that is a multiple
+// of 8 (16-byte rows of 2-byte elements): FwdParams::head_dim is the tensors' head dim, and the
+// kernels load and store only that many columns (zero-filled loads, predicated stores; the inputs
+// are never padded or copied). The bindings run a call on the smallest instantiated head dim
+// >= its own (find_fwd_kernel_for / find_bwd_kernel_for); no new instantiation per head dim.
+constexpr int kHeadDimMultiple = 8;
+constexpr bool head_dim_runs_on(int head_dim, int kernel_head_dim) {
+  return head_dim > 0 && head_dim % kHeadDimMultiple == 0 && head_dim <= kernel_head_dim;
+}
+
 // Tensors are (batch, seqlen, heads, head_dim) -- or, varlen, (total rows, heads, head_dim) with
 // a batch stride of 0 -- with a unit stride on head_dim; strides are in elements. k and v have
 // heads_kv heads. lse is float32 (batch, heads, seqlen_q) -- varlen: (heads, total_q) --
@@ -80,7 +90,7 @@ struct FwdParams : AttentionFeatures {
 struct FwdKernelKey {
   Arch arch;
   DType dtype;
-  int head_dim;
+  int head_dim;  // the instantiation's (kHeadDim); it runs every head_dim_runs_on(head_dim, this)
   bool causal;
   bool operator==(const FwdKernelKey& o) const {
     return arch == o.arch && dtype == o.dtype && head_dim == o.head_dim && causal == o.causal;
@@ -95,6 +105,10 @@ using FwdLauncher = cudaError_t (*)(const FwdParams&, cudaStream_t);
 bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher);
 FwdLauncher find_fwd_kernel(const FwdKernelKey& key);
 std::vector<FwdKernelKey> registered_fwd_kernels();
+// The instantiation a call of head dim key.head_dim runs on: the registered key of key's (arch,
+// dtype, causal) with the smallest head dim >= key.head_dim, written to *kernel_key; null (and
+// *kernel_key untouched) when there is none or head_dim is not a multiple of 8.
+FwdLauncher find_fwd_kernel_for(const FwdKernelKey& key, FwdKernelKey* kernel_key);
 
 // Defined in kernels/sm80/fwd_kernel.cuh (sm80, sm89 and their PTX builds; the sm90a forward is
 // hopper::launch_fwd in kernels/hopper/fwd_kernel.cuh); instantiated only by generated TUs.

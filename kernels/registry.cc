@@ -26,6 +26,19 @@ struct Registry {
     }
     return nullptr;
   }
+  // The entry of key's (arch, dtype, causal) with the smallest head dim that runs key.head_dim.
+  Launcher find_rounded_up(const FwdKernelKey& key, FwdKernelKey* found) {
+    std::lock_guard<std::mutex> lock(mu);
+    const std::pair<FwdKernelKey, Launcher>* best = nullptr;
+    for (const auto& e : entries) {
+      if (e.first.arch != key.arch || e.first.dtype != key.dtype || e.first.causal != key.causal) continue;
+      if (!head_dim_runs_on(key.head_dim, e.first.head_dim)) continue;
+      if (best == nullptr || e.first.head_dim < best->first.head_dim) best = &e;
+    }
+    if (best == nullptr) return nullptr;
+    *found = best->first;
+    return best->second;
+  }
   std::vector<FwdKernelKey> keys() {
     std::lock_guard<std::mutex> lock(mu);
     std::vector<FwdKernelKey> out;
@@ -68,9 +81,15 @@ const char* to_string(Arch arch) {
 bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher) { return registry().add(key, launcher); }
 FwdLauncher find_fwd_kernel(const FwdKernelKey& key) { return registry().find(key); }
 std::vector<FwdKernelKey> registered_fwd_kernels() { return registry().keys(); }
+FwdLauncher find_fwd_kernel_for(const FwdKernelKey& key, FwdKernelKey* kernel_key) {
+  return registry().find_rounded_up(key, kernel_key);
+}
 
 bool register_bwd_kernel(const BwdKernelKey& key, BwdLauncher launcher) { return bwd_registry().add(key, launcher); }
 BwdLauncher find_bwd_kernel(const BwdKernelKey& key) { return bwd_registry().find(key); }
 std::vector<BwdKernelKey> registered_bwd_kernels() { return bwd_registry().keys(); }
+BwdLauncher find_bwd_kernel_for(const BwdKernelKey& key, BwdKernelKey* kernel_key) {
+  return bwd_registry().find_rounded_up(key, kernel_key);
+}
 
 }  // namespace flashcore

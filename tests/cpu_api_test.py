@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 import flashcore
 import venv_info
-from flashcore import _attention
+from flashcore import _attention, _checks
 from flashcore.reference import attention_reference, attention_reference_grads, causal_mask
 
 ARCHS = ("sm80", "sm89", "sm90a")
@@ -35,7 +35,9 @@ def test_interpreter_is_the_project_venv():
 def test_build_info_lists_every_compiled_kernel():
     info = flashcore.build_info()
     got = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["kernels"]}
-    want = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in (64, 128)
+    # The instantiated head dims; every other multiple of 8 up to 128 runs on the next one up.
+    assert _checks.KERNEL_HEAD_DIMS == (64, 128)
+    want = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in _checks.KERNEL_HEAD_DIMS
             for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
@@ -81,7 +83,10 @@ def call(q=None, k=None, v=None, **kw):
     (dict(v=t(2, 24, 5, 64)), ValueError, "v has 5 heads but q has 4"),
     (dict(k=t(2, 24, 4, 128)), ValueError, "k has head_dim 128 but q has 64"),
     (dict(v=t(2, 23, 4, 64)), ValueError, "k and v must have one seqlen"),
-    (dict(q=t(2, 16, 4, 96), k=t(2, 24, 4, 96), v=t(2, 24, 4, 96)), ValueError, r"head_dim must be one of \(64, 128\), got 96"),
+    (dict(q=t(2, 16, 4, 136), k=t(2, 24, 4, 136), v=t(2, 24, 4, 136)), ValueError,
+     "head_dim must be a multiple of 8 from 8 to 128, got 136"),
+    (dict(q=t(2, 16, 4, 12), k=t(2, 24, 4, 12), v=t(2, 24, 4, 12)), ValueError,
+     "head_dim must be a multiple of 8 from 8 to 128, got 12"),
     (dict(q=t(2, 16, 4, 128)[..., ::2]), ValueError, "q has head_dim 64|q must be contiguous in its last"),
     (dict(q=t(2, 16, 4, 64, 2)[..., 0]), ValueError, r"q must be contiguous in its last \(head_dim\) dimension"),
     (dict(q=t(2, 0, 4, 64)), ValueError, "q is empty"),
@@ -417,7 +422,8 @@ def test_forced_arch_applies_to_the_backward_too(monkeypatch, fake_gpus):
     assert "sm80_ptx" in _attention._compiled_archs()  # (cached from the real extension first)
     launched = []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
-        bwd=lambda device, arch, *rest: launched.append((device, arch)), bwd_block_m=64))
+        bwd=lambda device, arch, *rest: launched.append((device, arch)), bwd_block_m=64,
+        kernel_head_dim=_attention._C.kernel_head_dim))
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
     q, k, v, dout, out = (t(1, 64, 2, 64) for _ in range(5))
@@ -457,8 +463,10 @@ def test_extension_rejects_unknown_arch_dtype_and_kernel():
             _C.fwd(**_fwd_args(arch=bad))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.fwd(**_fwd_args(dtype="fp32"))
-    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=96"):
-        _C.fwd(**_fwd_args(dtype="bf16", head_dim=96))
+    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=136"):
+        _C.fwd(**_fwd_args(dtype="bf16", head_dim=136))
+    with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 12"):
+        _C.fwd(**_fwd_args(head_dim=12))
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU error path")
@@ -487,8 +495,10 @@ def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
                                          r"got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=96"):
-        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=96))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=136"):
+        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=136))
+    with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 0"):
+        _C.bwd(**_bwd_args(head_dim=0))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.bwd(**_bwd_args(dtype="fp32"))
     with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):

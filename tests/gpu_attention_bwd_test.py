@@ -203,6 +203,101 @@ def test_deterministic_grads_match_float64_reference(shape, causal, head_dim):
     check_grads(q, k, v, dout, causal, deterministic=True)
 
 
+# Head dims between the instantiations (issue 15): every multiple of 8 up to 128 runs on the 64 or
+# 128 kernels with zero-filled loads and predicated stores (dq_accum rows stay the kernel's
+# width). The same oracle over S=1, odd S, tile non-multiples, seqlen_q != seqlen_k both ways.
+ODD_HEAD_DIMS = [8, 40, 72, 80, 96, 120]
+ODD_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (1, 2, 300, 17), (1, 1, 1000, 1),
+              (1, 4, 255, 511), (4, 16, 512, 512)]
+
+
+@pytest.mark.parametrize("shape", ODD_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_odd_head_dim_grads_match_float64_reference(shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, dtype, seed)
+    errs = check_grads(q, k, v, dout, causal)
+    record_error(dict(dtype=str(dtype), head_dim=head_dim, causal=causal, shape=shape, seed=seed, **errs))
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 17, 17), (1, 2, 300, 17), (1, 4, 255, 511)], ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+def test_odd_head_dim_deterministic_grads_match_and_repeat(shape, causal, head_dim):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, torch.float16, seed)
+    check_grads(q, k, v, dout, causal, deterministic=True)
+    runs = [run_bwd_poisoned(dout, q, k, v, causal, head_dim ** -0.5, deterministic=True) for _ in range(2)]
+    assert all(torch.equal(a, b) for a, b in zip(*runs))
+
+
+def gapped(x, fill=float("nan"), gap=8):
+    """x's values in a view of a buffer `gap` columns wider, the gap holding `fill` (strides stay
+    multiples of 8 elements, so the kernels take the view as it is). Returns (view, buffer)."""
+    buf = torch.full(x.shape[:-1] + (x.shape[-1] + gap,), fill, dtype=x.dtype, device=x.device)
+    view = buf[..., :x.shape[-1]]
+    view.copy_(x)
+    return view, buf
+
+
+def check_columns_past_head_dim(q, k, v, dout, causal, deterministic):
+    """q, k, v, dO, O and the O residual with NaN in the 8 columns past head_dim of every row (the
+    backward reads none of them, else NaN reaches a gradient), dq, dk, dv as views of NaN buffers
+    8 columns wider (it writes none, else the gap loses its NaN); then the oracle."""
+    d = q.shape[-1]
+    scale = d ** -0.5
+    (qg, _), (kg, _), (vg, _), (doutg, _) = (gapped(t) for t in (q, k, v, dout))
+    out, lse, resid = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False, -1, -1, 0.0, None, None,
+                                                        None, None, 0, 0, True)
+    (outg, _), (residg, _) = gapped(out), gapped(resid)
+    grads = [gapped(torch.zeros_like(t)) for t in (q, k, v)]
+    for g, _ in grads:
+        g.fill_(float("nan"))
+    _attention.attention_bwd_into(doutg, qg, kg, vg, outg, lse, *(g for g, _ in grads), causal, scale, deterministic,
+                                  out_resid=residg)
+    torch.cuda.synchronize()
+    ref = attention_reference_grads(q, k, v, dout, causal=causal, softmax_scale=scale)
+    theirs = torch_math_grads(q, k, v, dout, causal, scale)
+    cancelling = cancelling_term_norms(q, k, v, dout, causal, scale)
+    for name, (g, buf), r, t, c in zip(("dq", "dk", "dv"), grads, ref, theirs, cancelling):
+        assert torch.isnan(buf[..., d:]).all(), "%s: a column past head_dim was written" % name
+        assert torch.isfinite(g).all(), "%s: NaN (a column past head_dim of an input was read) or unwritten" % name
+        assert rel_err(g, r, c) <= 2 * max(rel_err(t, r, c), UNIT_ROUNDOFF[q.dtype]), name
+
+
+@pytest.mark.parametrize("deterministic", [False, True], ids=["atomic", "deterministic"])
+@pytest.mark.parametrize("ptx", [False, True], ids=["native", "sm80_ptx"])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS + [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_columns_past_head_dim_are_neither_read_nor_written(deterministic, ptx, causal, head_dim, dtype):
+    if ptx:
+        _attention._set_forced_arch("sm80_ptx")
+    try:
+        for i, (b, h, sq, sk) in enumerate([(2, 3, 67, 131), (1, 2, 131, 67), (1, 2, 1, 77)]):
+            q, k, v, dout = fresh(b, h, sq, sk, head_dim, dtype, 100 * head_dim + i)
+            check_columns_past_head_dim(q, k, v, dout, causal, deterministic)
+    finally:
+        _attention._set_forced_arch(None)
+
+
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+def test_odd_head_dim_autograd_default_scale(head_dim):
+    """The public API end to end: default scale 1/sqrt(head_dim), gradients of the head dim's
+    shape, equal to the kernels' own run (deterministic dQ, so bitwise)."""
+    q, k, v, dout = fresh(2, 4, 133, 200, head_dim, torch.bfloat16, head_dim)
+    leaves = [t.clone().requires_grad_(True) for t in (q, k, v)]
+    out = flashcore.attention(*leaves, causal=True, deterministic=True)
+    out.backward(dout)
+    want = run_bwd_poisoned(dout, q, k, v, True, head_dim ** -0.5, deterministic=True)
+    for leaf, w in zip(leaves, want):
+        assert leaf.grad.shape == leaf.shape and torch.equal(leaf.grad, w)
+
+
 # The portable library (compute_80 PTX, JIT-compiled by the driver; what select_arch picks on GPUs
 # newer than Hopper), forced on this GPU: forward and backward both run it (the forced arch
 # applies to the backward too). The same oracle over most of the shape list, both dQ modes.
@@ -229,6 +324,20 @@ def test_ptx_grads_match_float64_reference(forced_ptx, shape, causal, head_dim, 
     seed = int.from_bytes(os.urandom(4), "little")
     q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, dtype, seed)
     errs = check_grads(q, k, v, dout, causal)
+    record_error(dict(dtype="%s %s" % (forced_ptx, dtype), head_dim=head_dim, causal=causal, shape=shape,
+                      seed=seed, **errs))
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 300, 17), (1, 1, 1000, 1), (1, 4, 255, 511)],
+                         ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_odd_head_dim_grads_match_float64_reference(forced_ptx, shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v, dout = fresh(batch, heads, sq, sk, head_dim, dtype, seed)
+    errs = check_grads(q, k, v, dout, causal, deterministic=head_dim % 16 == 8)
     record_error(dict(dtype="%s %s" % (forced_ptx, dtype), head_dim=head_dim, causal=causal, shape=shape,
                       seed=seed, **errs))
 
@@ -524,7 +633,7 @@ def test_tiny_transformer_trains_like_sdpa():
 SANITIZER_CASE = textwrap.dedent("""
     import torch, flashcore
     for dtype in (torch.float16, torch.bfloat16):
-        for d in (64, 128):
+        for d in (64, 128, 40, 72):  # and head dims run on them (predicated)
             for causal in (False, True):
                 for det in (False, True):
                     for sq, sk in ((67, 131), (131, 67)) if causal else ((67, 131),):
@@ -551,6 +660,40 @@ def test_build_covers_this_gpu():
         for d in (64, 128):
             for causal in (False, True):
                 assert {"arch": arch, "dtype": dtype, "head_dim": d, "causal": causal} in info["bwd_kernels"]
+
+
+# sm90a's mma.sync backward (kernels/sm80/bwd_kernel.cuh built for sm90a), the fallback for layouts
+# the TMA cannot describe, which no valid call reaches: FLASHCORE_BWD_SM90_MMA_SYNC=1 (read once per
+# process) sends every sm90a backward there, so the predicated head dims run through it in a
+# child process, with this suite's oracle and gap checks.
+FALLBACK_CASE = textwrap.dedent("""
+    import importlib.util, sys
+    import torch
+    spec = importlib.util.spec_from_file_location("bwd_suite", sys.argv[1])
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    for d in (8, 40, 72, 120, 64, 128):
+        for causal in (False, True):
+            for det in (False, True):
+                for i, shape in enumerate(((2, 3, 67, 131), (1, 2, 131, 67), (1, 1, 1, 77))):
+                    q, k, v, dout = m.fresh(*shape, d, torch.bfloat16 if i % 2 else torch.float16, 7 * d + i)
+                    m.check_grads(q, k, v, dout, causal, deterministic=det)
+                    m.check_columns_past_head_dim(q, k, v, dout, causal, det)
+    names = m._kernel_names(lambda: m.run_bwd_poisoned(dout, q, k, v, True, 128 ** -0.5))
+    assert any("flash_bwd_kernel" in n and "Arch)90" in n for n in names), names
+    assert not any("hopper::bwd_kernel" in n for n in names), names
+    print("fallback case done")
+""")
+
+
+def test_sm90a_mma_sync_fallback_backward_with_predicated_head_dims():
+    import subprocess
+    if flashcore.select_arch(torch.cuda.get_device_capability()) != "sm90a":
+        pytest.skip("the mma.sync fallback is sm90a's")
+    env = dict(os.environ, FLASHCORE_BWD_SM90_MMA_SYNC="1")
+    r = subprocess.run([sys.executable, "-c", FALLBACK_CASE, os.path.abspath(__file__)], env=env,
+                       capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0 and "fallback case done" in r.stdout, (r.stdout[-4000:] + r.stderr[-4000:])
 
 
 if __name__ == "__main__":

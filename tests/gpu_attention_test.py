@@ -142,6 +142,84 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype):
                       flashcore=ours, torch_math=theirs))
 
 
+# Head dims between the instantiations (issue 15): every multiple of 8 up to 128 runs on the 64 or
+# the 128 kernels, which load zeros and store nothing past it. The same oracle; shapes: S=1, odd S,
+# non-multiples of the tiles, seqlen_q != seqlen_k both ways, and one larger grid.
+ODD_HEAD_DIMS = [8, 40, 72, 80, 96, 120]
+PTX_ARCHS_FOR_GAPS = ["sm80_ptx"]  # and None: this GPU's own library
+ODD_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (1, 2, 300, 17), (1, 1, 1, 1000),
+              (1, 1, 1000, 1), (1, 4, 255, 511), (4, 16, 512, 512)]
+
+
+@pytest.mark.parametrize("shape", ODD_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_odd_head_dims_match_float64_reference(shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    record_error(dict(dtype=str(dtype), head_dim=head_dim, causal=causal, shape=shape, seed=seed,
+                      flashcore=ours, torch_math=theirs))
+
+
+def gapped(x, fill=float("nan"), gap=8):
+    """x's values in a view of a buffer `gap` columns wider (the last dim), the gap holding `fill`:
+    strides stay multiples of 8 elements, so the kernels take the view as it is. Returns (view, buffer)."""
+    buf = torch.full(x.shape[:-1] + (x.shape[-1] + gap,), fill, dtype=x.dtype, device=x.device)
+    view = buf[..., :x.shape[-1]]
+    view.copy_(x)
+    return view, buf
+
+
+def check_columns_past_head_dim(q, k, v, causal, scale=None):
+    """Inputs with NaN in the 8 columns past head_dim of every row (read one, and NaN reaches the
+    output) and out / the O residual as views of NaN buffers 8 columns wider (write one, and the
+    gap loses its NaN): the kernels read and write exactly head_dim columns. Then the oracle."""
+    d = q.shape[-1]
+    scale = scale if scale is not None else d ** -0.5
+    (qg, _), (kg, _), (vg, _) = gapped(q), gapped(k), gapped(v)
+    out, out_buf = gapped(torch.zeros_like(q))
+    out.fill_(float("nan"))
+    resid, resid_buf = gapped(torch.zeros_like(q))
+    resid.fill_(float("nan"))
+    lse = torch.full((q.shape[0], q.shape[2], q.shape[1]), float("nan"), device=q.device, dtype=torch.float32)
+    _attention._launch(qg, kg, vg, out, lse, causal, scale, out_resid=resid)
+    torch.cuda.synchronize()
+    assert torch.isnan(out_buf[..., d:]).all(), "out: a column past head_dim was written"
+    assert torch.isnan(resid_buf[..., d:]).all(), "O residual: a column past head_dim was written"
+    assert torch.isfinite(out).all(), "out: NaN (a column past head_dim of an input was read) or unwritten"
+    assert torch.isfinite(resid).all(), "O residual: not finite or unwritten"
+    ref_out, ref_lse = attention_reference(q, k, v, causal=causal, softmax_scale=scale)
+    seen = ref_lse.isfinite().transpose(1, 2)[..., None].expand_as(out)
+    bound = 2 * max(rel_err(torch_math_sdpa(q, k, v, causal, scale)[seen], ref_out[seen]), UNIT_ROUNDOFF[q.dtype])
+    assert rel_err(out[seen], ref_out[seen]) <= bound
+    # The residual is what the rounding of O dropped: O + residual is O to ~16 more bits.
+    assert rel_err((out.double() + resid.double())[seen], ref_out[seen]) <= bound
+
+
+@pytest.mark.parametrize("forced_arch", [None] + PTX_ARCHS_FOR_GAPS, indirect=True)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS + [64, 128])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_columns_past_head_dim_are_neither_read_nor_written(forced_arch, causal, head_dim, dtype):
+    for i, (b, h, sq, sk) in enumerate([(2, 3, 67, 131), (1, 2, 131, 67), (1, 2, 1, 77)]):
+        q, k, v = fresh_inputs(b, h, sq, sk, head_dim, dtype, 100 * head_dim + i)
+        check_columns_past_head_dim(q, k, v, causal)
+
+
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+def test_odd_head_dim_public_api_default_scale_and_lse(head_dim):
+    q, k, v = fresh_inputs(2, 4, 133, 200, head_dim, torch.bfloat16, head_dim)
+    out, lse = flashcore.attention(q, k, v, causal=True, return_lse=True)  # the direct path
+    assert out.shape == q.shape and lse.shape == (2, 4, 133)
+    want_out, want_lse = run_poisoned(q, k, v, True, head_dim ** -0.5)
+    assert torch.equal(out, want_out) and torch.equal(lse, want_lse)
+    out2 = flashcore.flash_attn_func(q, k, v, causal=True)  # the feature front end: the same kernel
+    assert torch.equal(out2, out)
+
+
 # The portable library on this GPU: the mma.sync code compiled to compute_80 PTX only, JIT-compiled
 # by the driver (what select_arch picks on GPUs newer than Hopper), forced by name here
 # (kernels/defs.bzl PTX_ARCHS).
@@ -157,6 +235,21 @@ def forced_arch(request):
         yield request.param
     finally:
         _attention._set_forced_arch(None)
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("shape", [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 300, 17), (1, 1, 1, 1000), (1, 4, 255, 511)],
+                         ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_ptx_variant_odd_head_dims_match_float64_reference(forced_arch, shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
+                      seed=seed, flashcore=ours, torch_math=theirs))
 
 
 @pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
@@ -335,7 +428,7 @@ def test_build_covers_this_gpu():
 SANITIZER_CASE = textwrap.dedent("""
     import torch, flashcore
     for dtype in (torch.float16, torch.bfloat16):
-        for d in (64, 128):
+        for d in (64, 128, 8, 40, 72, 120):  # and head dims run on them (predicated)
             for causal in (False, True):
                 q = torch.randn(1, 67, 2, d, device="cuda", dtype=dtype)
                 k = torch.randn(1, 131, 2, d, device="cuda", dtype=dtype)

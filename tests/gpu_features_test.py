@@ -254,6 +254,38 @@ def test_features_and_combinations_match_float64(bits, head_dim):
     run_and_check(case)
 
 
+# Head dims between the instantiations (issue 15: multiples of 8 up to 128 on the 64 / 128 kernels,
+# predicated): each with the features alone and combined, forward and gradients, both dtypes over
+# the combinations.
+ODD_HEAD_DIMS = [8, 40, 72, 80, 96, 120]
+ODD_COMBOS = [
+    dict(),
+    dict(gqa=True, window=True, causal=True),
+    dict(varlen=True, softcap=True, sink=True),
+    dict(varlen=True, seqused=True, gqa=True, causal=True),
+    dict(gqa=True, varlen=True, window=True, softcap=True, sink=True, causal=True),
+]
+
+
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+@pytest.mark.parametrize("combo", range(len(ODD_COMBOS)))
+def test_odd_head_dims_with_features_match_float64(combo, head_dim):
+    dtype = DTYPES[(combo + head_dim // 8) % 2]
+    run_and_check(Case(dtype=dtype, head_dim=head_dim, **ODD_COMBOS[combo]))
+
+
+@pytest.mark.parametrize("head_dim", [40, 96])
+def test_odd_head_dim_deterministic_is_bitwise_reproducible_with_every_feature(head_dim):
+    case = Case(dtype=torch.float16, head_dim=head_dim, **DETERMINISTIC_ALL)
+    out, lse = case.forward()
+    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            if a is not None:
+                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0))
+    check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
+
+
 @pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_seqused_k_matches_float64(varlen, dtype):
@@ -272,6 +304,7 @@ def test_mqa_and_grad_through_lse(dtype):
 
 # --- deterministic mode: bitwise over 3 runs, per feature ------------------------------------
 
+DETERMINISTIC_ALL = dict(gqa=True, varlen=True, window=True, softcap=True, sink=True, causal=True)
 DETERMINISTIC = {"gqa": dict(gqa=True), "varlen": dict(varlen=True), "window": dict(window=True, causal=True),
                  "softcap": dict(softcap=True), "sink": dict(sink=True),
                  "all": dict(gqa=True, varlen=True, window=True, softcap=True, sink=True, causal=True)}
@@ -314,6 +347,14 @@ def forced_arch(request):
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_ptx_variant_features_match_float64(forced_arch, feature, head_dim, dtype):
+    run_and_check(Case(dtype=dtype, head_dim=head_dim, **PTX_FEATURES[feature]))
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("feature", ["varlen", "window_causal", "all"])
+@pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
+def test_ptx_variant_odd_head_dims_with_features_match_float64(forced_arch, feature, head_dim):
+    dtype = DTYPES[(head_dim // 8) % 2]
     run_and_check(Case(dtype=dtype, head_dim=head_dim, **PTX_FEATURES[feature]))
 
 
@@ -408,7 +449,7 @@ SANITIZER_CASE = textwrap.dedent("""
     cu_k = torch.tensor([0, 40, 45, 110], dtype=torch.int32, device=dev)
     def leaf(*s, dtype):
         return torch.randn(*s, device=dev, dtype=dtype).requires_grad_(True)
-    for dtype, d in ((torch.float16, 64), (torch.bfloat16, 128)):
+    for dtype, d in ((torch.float16, 64), (torch.bfloat16, 128), (torch.bfloat16, 40), (torch.float16, 96)):
         for kw in (dict(), dict(window_size=(20, 10)), dict(causal=True, window_size=(30, 0)), dict(softcap=2.0),
                    dict(learnable_sink=True), dict(causal=True, window_size=(16, 0), softcap=2.0, learnable_sink=True,
                                                    deterministic=True)):

@@ -55,6 +55,18 @@ def _configs():
         cfgs["gpt_oss"] = (gpt_oss(num_key_value_heads=2, sliding_window=24, num_local_experts=1, num_experts_per_tok=1,
                                    layer_types=["sliding_attention", "full_attention"], **oss), "eager",
                            dict(sinks_zero=True))
+    # Issue 15: head dims off the compiled 64/128, run predicated on the 128 kernel. Phi-3-mini's
+    # 96 (hidden 3072 / 32 heads) and Phi-2's 80 (partial rotary), scaled down: the head dim is
+    # hidden_size / heads there. Small vocabularies need the pad/eos ids inside them.
+    no_hd = {k: v for k, v in common.items() if k not in ("head_dim", "hidden_size")}
+    ids = dict(bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    phi3 = getattr(transformers, "Phi3Config", None)
+    if phi3 is not None:
+        cfgs["phi3_d96"] = (phi3(hidden_size=384, num_key_value_heads=2, **ids, **no_hd), "sdpa", {})
+    phi = getattr(transformers, "PhiConfig", None)
+    if phi is not None:
+        cfgs["phi_d80"] = (phi(hidden_size=320, num_key_value_heads=4, partial_rotary_factor=0.4, **ids, **no_hd),
+                           "sdpa", {})
     return cfgs
 
 
@@ -135,6 +147,15 @@ def test_registered_in_both_interfaces():
     from transformers import AttentionInterface, AttentionMaskInterface
     assert NAME in AttentionInterface._global_mapping and NAME in AttentionMaskInterface._global_mapping
     assert "gpt_oss" in CONFIGS, "transformers %s has no gpt-oss: sinks untested here" % transformers.__version__
+
+
+def test_off_size_head_dims_are_covered():
+    # Issue 15's Phi-style configs are in the trio list above (not silently absent) and really
+    # have head dims that are not compiled sizes.
+    for name, head_dim in (("phi3_d96", 96), ("phi_d80", 80)):
+        assert name in CONFIGS, "transformers %s has no %s config" % (transformers.__version__, name)
+        cfg = CONFIGS[name][0]
+        assert cfg.hidden_size // cfg.num_attention_heads == head_dim
 
 
 @torch.no_grad()

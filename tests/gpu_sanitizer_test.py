@@ -2,12 +2,14 @@
 this GPU can run (instantiated per GPU kind by tests/gpu.bzl as //tests:gpu_<kind>_sanitizer).
 
 The instantiations come from flashcore.build_info() (forward 'kernels', backward 'bwd_kernels':
-(arch, dtype, head_dim, causal)), so a new library or head dim is swept without editing this
-file. Runnable here: the library select_arch picks for this GPU (its SASS) and every PTX
+(arch, dtype, head_dim, causal)), so a new library is swept without editing this file (a new
+instantiated head dim needs its entry in PREDICATED_HEAD_DIMS; the test says so). Runnable here: the library select_arch picks for this GPU (its SASS) and every PTX
 library (JIT-compiled for any GPU >= 8.0), each reached through the test-only forced-arch switch;
 SASS libraries of other GPUs cannot run here and are listed as not covered. For each one, on
 small shapes (seqlen_q != seqlen_k both ways, so causal rows that see no key occur; one query
-row; a packed-qkv strided layout; k/v broadcast over the batch with stride 0): the forward with
+row; a packed-qkv strided layout; k/v broadcast over the batch with stride 0; views of buffers 8
+columns wider with NaN past head_dim), at the instantiation's head dim and at one below it that
+it runs predicated (PREDICATED_HEAD_DIMS, issue 15): the forward with
 and without lse, and the backward with atomic and with deterministic dQ, through the gradient of
 lse too. Each is run once per entry of FEATURE_VARIANTS (the run-time features: plain; GQA with
 a sliding window, softcap and a sink; packed varlen with GQA, a window, softcap, a sink and
@@ -46,6 +48,11 @@ FEATURE_VARIANTS = [
 ]
 
 
+# Head dims each instantiation also runs (issue 15: multiples of 8 below it, predicated), swept with
+# it: per (kernel head dim, dtype), one that leaves the last 64-column block partly empty.
+PREDICATED_HEAD_DIMS = {64: {"fp16": 40, "bf16": 8}, 128: {"fp16": 72, "bf16": 120}}
+
+
 def runnable_instantiations(info, capability):
     """(pass, arch, dtype, head_dim, causal) this GPU can run, and the archs it cannot."""
     native = flashcore.select_arch(capability)
@@ -67,6 +74,7 @@ CASE = textwrap.dedent("""
 
     todo = [tuple(x) for x in json.loads(__TODO__)]
     features = json.loads(__FEATURES__)
+    predicated = {int(d): v for d, v in json.loads(__PREDICATED__).items()}
     _attention._set_poison_outputs(True)  # outputs start as NaN: see the module docstring
     dtypes = {"fp16": torch.float16, "bf16": torch.bfloat16}
     g = torch.Generator(device="cuda").manual_seed(0)
@@ -83,6 +91,11 @@ CASE = textwrap.dedent("""
         yield randn(2, 90, 3, 2, d, dtype=dtype).unbind(2)
         kv = randn(1, 45, 2, d, dtype=dtype)
         yield randn(2, 45, 2, d, dtype=dtype), kv.expand(2, -1, -1, -1), kv.expand(2, -1, -1, -1)
+        # views of buffers 8 columns wider with NaN in the gap: a read past head_dim reaches the outputs
+        wide = [randn(1, n, 2, d + 8, dtype=dtype) for n in (50, 93, 93)]
+        for w in wide:
+            w[..., d:] = float("nan")
+        yield tuple(w[..., :d] for w in wide)
 
     def varlen_layouts(dtype, d):
         # Packed: a short, a one-row and a long sequence, keys longer and shorter than queries;
@@ -144,18 +157,21 @@ CASE = textwrap.dedent("""
     import time
     start = time.time()
     done, rejected = [], []
-    for pass_, arch, dtype_name, d, causal in todo:
+    for pass_, arch, dtype_name, kernel_d, causal in todo:
         _attention._set_forced_arch(arch)
-        for kwargs in features:
-            if kwargs.get("varlen"):
-                cases = [(q, k, v, packed, rows) for q, k, v, packed, rows in varlen_layouts(dtypes[dtype_name], d)]
-            else:
-                cases = [(q, k, v, None, None) for q, k, v in layouts(dtypes[dtype_name], d)]
-            for i, (q, k, v, packed, rows) in enumerate(cases):
-                try:
-                    run(pass_, i, q, k, v, causal, kwargs, packed, rows)
-                except (RuntimeError, AssertionError, ValueError) as e:  # reported by the test
-                    rejected.append([pass_, arch, dtype_name, d, causal, i, kwargs, "%s: %s" % (type(e).__name__, str(e)[:300])])
+        for d in (kernel_d, predicated[kernel_d][dtype_name]):  # its own head dim, then one it predicates
+            for kwargs in features:
+                if kwargs.get("varlen"):
+                    cases = [(q, k, v, packed, rows) for q, k, v, packed, rows in varlen_layouts(dtypes[dtype_name], d)]
+                else:
+                    cases = [(q, k, v, None, None) for q, k, v in layouts(dtypes[dtype_name], d)]
+                for i, (q, k, v, packed, rows) in enumerate(cases):
+                    try:
+                        run(pass_, i, q, k, v, causal, kwargs, packed, rows)
+                    except (RuntimeError, AssertionError, ValueError) as e:  # reported by the test
+                        rejected.append([pass_, arch, dtype_name, d, causal, i, kwargs,
+                                         "%s: %s" % (type(e).__name__, str(e)[:300])])
+        d = kernel_d
         torch.cuda.synchronize()
         done.append([pass_, arch, dtype_name, d, causal])
         print("swept %s %s %s d%d %s at %.0f s" % (pass_, arch, dtype_name, d, "causal" if causal else "full",
@@ -179,7 +195,9 @@ def test_every_runnable_instantiation_is_clean_under_all_four_sanitizers(tmp_pat
     print("sweeping %d instantiations (%s) x %d feature variants; not runnable on this GPU: %s"
           % (len(todo), ", ".join(sorted("%s %s" % pa for pa in per_pass)), len(FEATURE_VARIANTS),
              ", ".join(skipped) or "none"))
+    assert {d for _, _, _, d, _ in todo} <= set(PREDICATED_HEAD_DIMS), "a new head dim needs its predicated one"
     case = CASE.replace("__TODO__", repr(json.dumps(todo))).replace("__FEATURES__", repr(json.dumps(FEATURE_VARIANTS)))
+    case = case.replace("__PREDICATED__", repr(json.dumps(PREDICATED_HEAD_DIMS)))
     # "flashcore" is in every kernel's mangled name (namespaces flashcore::fwd, ::bwd, ::hopper):
     # the sanitizers check all of flashcore's kernels and none of torch's.
     logs = run_sanitizers(TOOLS, case, "flashcore", tmp_path)

@@ -114,6 +114,18 @@ __device__ __forceinline__ float tanh_approx(float x) {
   return y;
 }
 
+// 1 / x, computed where it is used (rcp.approx, 1 ulp): the backward's softcap derivative divides
+// by the softmax's log2 scale per score, and `/` there was an IEEE divide per score in the SASS
+// (FCHK, MUFU.RCP, Newton steps and a slow-path CALL, 32-64 of each per block). `volatile` keeps
+// the compiler from hoisting it out of the key loop: a reciprocal held across the loop is one more
+// live register, and ptxas then spilled 40-70 bytes more in the d128 mma.sync and d64 wgmma
+// backward kernels.
+__device__ __forceinline__ float reciprocal_here(float x) {
+  float y;
+  asm volatile("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 template <int kN>
 __device__ __forceinline__ void softcap_scores(float (&s)[kN], float scale_over_softcap) {
 #pragma unroll

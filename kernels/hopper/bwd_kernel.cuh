@@ -26,12 +26,19 @@
 //     consumers' dS^T, so they run while a consumer waits for the other; then
 //     dQ_partial = dS K (SS, both operands MN-major) over all 128 keys, one 64 x 64 slice per
 //     consumer (head_dim 128: dQ's column halves; head_dim 64: the block's two 64-row halves),
-//     added to the fp32 dq_accum with float2 atomics -- once per (query row, key block); in
-//     deterministic mode instead with plain read-add-writes in a fixed key-block order, ordered by
-//     one int32 semaphore per 64 query rows (see the reduction's comment);
+//     stored to a shared fp32 tile from which a dQ-writer warp of the producer warpgroup
+//     reduce-adds it into dq_accum with the TMA (dq_writer.cuh) while the consumers go on --
+//     once per (query block, key block); deterministic mode keeps the same fixed key-block order
+//     per 64 query rows (one int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
-// Measured on the H100 (docs/PERF.md): 1.05-1.29x torch flash (FA2) at both head dims; the
-// deterministic variant 0.58-0.70x of that.
+// A head dim below kHeadDim (p.head_dim, a multiple of 8) is the tensor maps' innermost extent:
+// the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T are unchanged and dK, dV and the dQ
+// slices are exact zeros there; the dK / dV stores stop at it, dq_accum keeps kHeadDim-wide rows
+// (flash_bwd_api.h), and the preprocess and convert kernels read and write head_dim columns.
+// Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
+// 1.07-1.17x the atomic-dQ version before it, 0.98-1.39x torch flash (FA2), 0.72-0.86x cuDNN;
+// the deterministic variant 0.79-0.99x of the default. ptxas: 168 registers at launch; d128 no
+// spills, d64 44-60 bytes of spill stores (52-132 on main before it, bf16 -Xptxas -v).
 // Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
 #pragma once
 
@@ -43,7 +50,9 @@
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/bwd_kernel.cuh"
+#include "kernels/hopper/dq_writer.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/bwd_tensor_map.h"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
@@ -63,6 +72,9 @@ struct BwdSharedStorage {
   // key; double-buffered so that block m + 1's dS^T can be written while the other consumer
   // still reads block m's.
   alignas(1024) Element ds[2][kBlockN * kBlockM];
+  // fp32 dQ of one query block, both consumers' slices, for the dQ writer (dq_writer.cuh):
+  // [kHeadDim / 32 boxes][kBlockM rows][32 floats], 128-byte swizzled. 32 KB at both head dims.
+  alignas(1024) float dq[kBlockM * kHeadDim];
   float lse[2][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
   float dsum[2][2][kBlockM];  // [consumer][buffer]: D
   uint64_t kv_full;
@@ -73,6 +85,7 @@ struct BwdSharedStorage {
 struct BwdTensorMaps {
   CUtensorMap q, dout;  // boxes of 64 rows
   CUtensorMap k, v;     // boxes of kBlockN rows
+  CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh)
 };
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
@@ -131,6 +144,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     prefetch_tensor_map(&maps.dout);
     prefetch_tensor_map(&maps.k);
     prefetch_tensor_map(&maps.v);
+    prefetch_tensor_map(&maps.dq_accum);
     mbar_init(&smem.kv_full, 1);
     mbar_init(&smem.aux, 1);
 #pragma unroll
@@ -145,7 +159,33 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    if (steps == 0 || threadIdx.x != 0) return;
+    if (steps == 0) return;
+    if (threadIdx.x / 32 == kDqWriterWarp) {
+      // Deterministic: dQ rows [64 r, 64 r + 64) take their key blocks' additions in a fixed
+      // order, counted by the int32 semaphore of row block r (zeroed by the preprocess kernel):
+      // the key blocks that see query block m are a prefix 0..n_max(m) (m_begin grows with n).
+      // Non-causal: ascending n, and a CTA waits only for lower blockIdx.x of its head. Causal:
+      // descending n -- block n's first query block is its diagonal one, where it is then the
+      // first to add, instead of waiting for all lower key blocks to get there -- with n launched
+      // as gridDim.x - 1 - blockIdx.x so that again only earlier-launched CTAs are waited for.
+      const int sem_blocks = (p.seqlen_q + 63) / 64;
+      run_dq_writer<kBlockM, kHeadDim, kDeterministic>(
+          &maps.dq_accum, smem.dq, steps, threadIdx.x % 32, seq.seqlen_q, varlen ? seq.row0_q : 0, tma_batch,
+          [&](int i, int& head, int& m) {
+            head = step_head(i);
+            m = step_block(i);
+          },
+          [&](int i) {
+            int n_first, n_end;  // the key blocks that see query block m (the window's)
+            mask.key_blocks(step_block(i) * kBlockM, kBlockM, kBlockN, n_first, n_end);
+            return kCausal ? n_end - 1 - n_block : n_block - n_first;
+          },
+          [&](int head, int row_block) {
+            return p.dq_semaphore + (static_cast<int64_t>(batch) * p.heads + head) * sem_blocks + row_block;
+          });
+      return;
+    }
+    if (threadIdx.x != 0) return;
     // Packed varlen: rows past a sequence -- the next sequence's, or past the packed data -- may
     // hold anything, NaN included, and 0 * NaN is NaN in every product here (dV += P^T dO,
     // dK += dS^T Q, dQ += dS K): a tile reaching past its sequence is loaded on the aux barrier,
@@ -243,10 +283,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     PipelineState<kStages> st;
     for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
-      const int head = step_head(step);
       const int m = step_block(step);
       const int m0 = m * kBlockM;
-      float* dq_accum = p.dq_accum + stats_row0(head) * kHeadDim;
       // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
       // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for
       // rows past seqlen_q or that see no key (-inf), so P = 0 there.
@@ -328,13 +366,14 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (p.softcap > 0.f) {
         // Softcap's derivative 1 - tanh^2, tanh recovered from P = exp2(tanh * scale_log2 - lse):
         // no registers held for it across the dP wait. P = 0 (masked, or underflowed) has dS = 0.
+        const float inv_scale_log2 = reciprocal_here(scale_log2);
 #pragma unroll
         for (int t = 0; t < kQTiles; ++t) {
           const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
 #pragma unroll
           for (int i = 0; i < 4; ++i) {
             const float prob = sacc[4 * t + i];
-            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) / scale_log2;
+            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
             dpacc[4 * t + i] = prob > 0.f ? dpacc[4 * t + i] * (1.f - th * th) : 0.f;
           }
         }
@@ -400,57 +439,11 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
       wgmma_wait<0>();
       fence_operands(dq);
-      if constexpr (kDeterministic) {
-        // dQ rows [64 r, 64 r + 64) take their key blocks' slices in a fixed order, counted by
-        // the int32 semaphore of row block r (zeroed by the preprocess kernel): the key blocks
-        // that see query block m are a prefix 0..n_max(m) (m_begin grows with n). Non-causal:
-        // ascending n, and a CTA waits only for lower blockIdx.x of its head. Causal: descending
-        // n -- block n's first query block is its diagonal one, where it is then the first to
-        // add, instead of waiting for all lower key blocks to get there -- with n launched as
-        // gridDim.x - 1 - blockIdx.x so that again only earlier-launched CTAs are waited for.
-        // Each key block adds kSlices slices per row block (two column halves at head_dim 128).
-        constexpr int kSlices = kDqSplitsColumns ? 2 : 1;
-        const int row_block = (m0 + dq_row0) / 64;
-        if (row_block * 64 < seq.seqlen_q) {
-          int* semaphore =
-              p.dq_semaphore + (static_cast<int64_t>(batch) * p.heads + head) * ((p.seqlen_q + 63) / 64) + row_block;
-          int n_first, n_end;  // the key blocks that see query block m (the window's)
-          mask.key_blocks(m0, kBlockM, kBlockN, n_first, n_end);
-          const int before = kCausal ? n_end - 1 - n_block : n_block - n_first;  // key blocks that add first
-          if (threadIdx.x % 128 == 0) {
-            while (bwd::ld_acquire(semaphore) < before * kSlices) {
-            }
-          }
-          named_barrier_sync(3 + cwg, 128);
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
-            if (row < seq.seqlen_q) {
-              float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
-#pragma unroll
-              for (int t = 0; t < 8; ++t) {
-                float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + 8 * t));
-                cur.x += dq[4 * t + 2 * h];
-                cur.y += dq[4 * t + 2 * h + 1];
-                __stcg(reinterpret_cast<float2*>(dst + 8 * t), cur);
-              }
-            }
-          }
-          __threadfence();
-          named_barrier_sync(3 + cwg, 128);
-          if (threadIdx.x % 128 == 0) atomicAdd(semaphore, 1);
-        }
-      } else {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = m0 + dq_row0 + warp * 16 + lane / 4 + 8 * h;
-          if (row < seq.seqlen_q) {
-            float* dst = dq_accum + static_cast<int64_t>(row) * kHeadDim + dq_col0 + 2 * (lane % 4);
-#pragma unroll
-            for (int t = 0; t < 8; ++t) bwd::atomic_add2<true>(dst + 8 * t, dq[4 * t + 2 * h], dq[4 * t + 2 * h + 1]);
-          }
-        }
-      }
+      // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
+      named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
+      store_dq_slice<kBlockM>(smem.dq, dq, dq_row0, dq_col0, warp, lane, seq.seqlen_q - m0);
+      fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
+      named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
     }
   }
 
@@ -466,10 +459,12 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       Element* dv_row = dv_base + static_cast<int64_t>(seq.row0_k + key) * p.dv_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
-            Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
-        *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
-            Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+        if (8 * t < p.head_dim) {  // n8 groups past the call's head_dim are not dK's / dV's
+          *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
+              Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
+          *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
+              Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+        }
       }
     }
   }
@@ -483,7 +478,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
-  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
@@ -509,7 +504,13 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
         p.k_row_stride, p.k_head_stride, kPolicy.block_n},
        {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
         p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
-      kDType, t.batch, kHeadDim);
+      kDType, t.batch, p.head_dim);
+  // dq_accum: (batch, heads, seqlen_q, kHeadDim) dense, (heads, total_q, kHeadDim) packed -- the
+  // rows of lse's layout, kHeadDim wide at every head dim (flash_bwd_api.h); the map's row bound
+  // clips the TMA's reduce-adds there.
+  if (err == cudaSuccess) {
+    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kHeadDim, t.rows_q, p.heads, t.batch, kPolicy.block_m);
+  }
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
   if (err != cudaSuccess || bwd::sm90_mma_sync_requested()) {
     return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);

@@ -5,7 +5,12 @@ floored at the dtype's unit roundoff). Also a few kernel-only timings of each fe
 the plain kernel. The suites' tests (tests/gpu_features_test.py) are the contract; this is the
 quick loop while the kernels change.
 
-    python3 kernels/hopper/features_dev_check.py [--time]
+    python3 kernels/hopper/features_dev_check.py [--time] [--time_softcap]
+
+--time_softcap: the forward's softcap cost alone (issue 13's bar: <= 10%), softcap 30 against
+none, bf16, head dims 64 and 128, S 4k causal (B4), S 16k causal and S 16k full (B1), 16k tokens
+of hidden 2048 (heads = 2048 / head dim). Kernel-only (CUDA-graph replay); the two rows of a shape
+are timed alternately, --rounds times each, in one process, and their medians compared.
 """
 
 import argparse
@@ -262,12 +267,47 @@ def time_features():
     return rows
 
 
+def time_softcap(rounds):
+    """Forward softcap 30 vs none, interleaved A/B per shape; returns the rows printed."""
+    import statistics
+
+    import triton.testing as tt
+    rows = []
+    for d in (64, 128):
+        heads = 2048 // d
+        for label, b, s, causal in (("S4k causal", 4, 4096, True), ("S16k causal", 1, 16384, True),
+                                    ("S16k full", 1, 16384, False)):
+            q, k, v = (torch.randn(b, s, heads, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+            fns = {cap: (lambda cap=cap: _attention.attention_core(q, k, v, softmax_scale=d ** -0.5, causal=causal,
+                                                                 softcap=cap))
+                   for cap in (0.0, 30.0)}
+            times = {cap: [] for cap in fns}
+            for _ in range(rounds):
+                for cap, fn in fns.items():
+                    times[cap].append(tt.do_bench_cudagraph(fn, rep=60))
+            ms = {cap: statistics.median(t) for cap, t in times.items()}
+            fl = 4 * b * heads * s * s * d / (2 if causal else 1)
+            speed = ms[0.0] / ms[30.0]  # softcap's throughput against none's
+            spread = max(max(t) / min(t) - 1 for t in times.values())
+            row = "fwd bf16 d%-3d h%-2d B%d %-11s none %7.3f ms %6.1f TFLOP/s  softcap30 %7.3f ms %6.1f TFLOP/s  " \
+                  "speed %5.1f%% (cost %+5.1f%%, bar <= 10%%)  max spread %.1f%%" % (
+                      d, heads, b, label, ms[0.0], fl / ms[0.0] / 1e9, ms[30.0], fl / ms[30.0] / 1e9, 100 * speed,
+                      100 * (1 - speed), 100 * spread)
+            print(row)
+            rows.append(row)
+    return rows
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("--time", action="store_true")
+    ap.add_argument("--time", action="store_true", help="every feature's timing rows (forward and backward)")
+    ap.add_argument("--time_softcap", action="store_true", help="the forward's softcap cost, A/B (see the docstring)")
+    ap.add_argument("--rounds", type=int, default=5, help="--time_softcap: timings of each row, alternating")
     args = ap.parse_args()
     print(torch.cuda.get_device_name(), "arch", _attention._arch_for(0))
     ok = run_checks()
     if args.time:
         time_features()
+    if args.time_softcap:
+        time_softcap(args.rounds)
     sys.exit(0 if ok else 1)

@@ -13,7 +13,10 @@
 //     the producer already loads the next tile;
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
 //     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
-//     diagonal are never loaded.
+//     diagonal are never loaded;
+//   - a head dim below kHeadDim (p.head_dim, a multiple of 8) is the tensor maps' innermost
+//     extent: the TMA zero-fills Q, K and V's columns past it (Q K^T is unchanged, P V's columns
+//     past it are 0) and clips O's store there; O's register stores (store_rows) stop at it.
 // Alternatives measured and dropped (docs/PERF.md): serial GEMMs, overlap without pingpong, one
 // CTA per tile, 160-key blocks, batches merged across tile boundaries.
 // Included only by the generated sm90a instantiation TUs (kernels/defs.bzl).
@@ -468,8 +471,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           Element* dst_row = base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
 #pragma unroll
           for (int t = 0; t < kOTiles; ++t) {
-            *reinterpret_cast<uint32_t*>(dst_row + 8 * t + 2 * (lane % 4)) =
-                n_blocks > 0 ? pack(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
+            if (8 * t < p.head_dim) {  // n8 groups past the call's head_dim are not O's columns
+              *reinterpret_cast<uint32_t*>(dst_row + 8 * t + 2 * (lane % 4)) =
+                  n_blocks > 0 ? pack(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
+            }
           }
         }
       }
@@ -510,7 +515,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr size_t kSmemBytes =
       sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
   constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
-  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
@@ -526,7 +531,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
         p.v_row_stride, p.v_head_stride, kPolicy.block_n},
        {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
         p.o_head_stride, kPolicy.block_m}},
-      kDType, t.batch, kHeadDim);
+      kDType, t.batch, p.head_dim);
   if (err != cudaSuccess) return err;
   err = ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;

@@ -27,7 +27,9 @@ struct BshdOperand {
 
 // For each operand in order, a 4-D tiled map, dims innermost first (head_dim, seqlen, heads,
 // batch), whose box is 64 head_dim elements (128 bytes, one 128-byte swizzle row) by `box_rows`
-// sequence rows; rows past `seqlen` read as zeros. dtype, batch and head_dim are shared.
+// sequence rows; rows past `seqlen` and columns past `head_dim` (the call's: a multiple of 8,
+// possibly below the kernel's kHeadDim) read as zeros and are not written by a store. dtype,
+// batch and head_dim are shared.
 // Returns the first failure (a layout the TMA cannot describe); later operands are then not encoded.
 cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim);
 

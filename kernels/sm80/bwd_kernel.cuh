@@ -25,6 +25,10 @@
 // On sm90a the dQ atomics are float2 (one vector atomic per two columns, sm_90+), and
 // FLASHCORE_BWD_SM90_BLOCK_N=128 (opt-in, for measurement) selects 128-key CTAs of 8 warps.
 // Rows that see no key (causal, seqlen_q > seqlen_k; lse = -inf) get P = 0, so zero gradients.
+// A head dim below kHeadDim (p.head_dim, a multiple of 8): Q, K, V, dO load as zeros past it
+// (load_tile_async), so S^T and dP^T are unchanged and dK, dV and dQ are exact zeros past it; the
+// preprocess reads, and the dK / dV / dQ stores write, head_dim columns only. dq_accum keeps
+// kHeadDim-wide rows (its columns past head_dim add zeros and are never converted).
 //
 // This file holds the main kernel and the launchers. The preprocess and convert kernels are in
 // bwd_row_kernels.cuh (the Hopper backward launches them too), the device building blocks that
@@ -145,12 +149,12 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   auto load_q_do = [&](int it, int stage) {
     const int hq = visit_head(it);
     const int m0 = visit_block(it) * kBlockM;
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ_base + stage * kBlockM * kHeadDim,
-                                                         q_seq + hq * p.q_head_stride, p.q_row_stride, m0,
-                                                         seq.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sdO_base + stage * kBlockM * kHeadDim,
-                                                         dout_seq + hq * p.do_head_stride, p.do_row_stride, m0,
-                                                         seq.seqlen_q);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads, true>(sQ_base + stage * kBlockM * kHeadDim,
+                                                               q_seq + hq * p.q_head_stride, p.q_row_stride, m0,
+                                                               seq.seqlen_q, p.head_dim);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads, true>(sdO_base + stage * kBlockM * kHeadDim,
+                                                               dout_seq + hq * p.do_head_stride, p.do_row_stride,
+                                                               m0, seq.seqlen_q, p.head_dim);
   };
   // kStages == 1: this thread's row statistic of visit `it`, stored to shared memory:
   // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past the sequence: 0 (masked).
@@ -177,8 +181,8 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     cp_async_4(smem_u32(dst), src, valid ? 4 : 0);
   };
 
-  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n0, seq.seqlen_k);
-  load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n0, seq.seqlen_k);
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads, true>(sK, k, p.k_row_stride, n0, seq.seqlen_k, p.head_dim);
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads, true>(sV, v, p.v_row_stride, n0, seq.seqlen_k, p.head_dim);
   if constexpr (kStages == 2) {
     // The first visit joins K, V's copy group.
     if (n_visits > 0) {
@@ -200,9 +204,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
 
   // Softcap: S^T becomes tanh(scale * s / softcap), the softmax's scale softcap * log2(e), and dS
   // gets the factor 1 - tanh^2, recovered from P (log2 P = tanh * scale_log2 - lse * log2(e)).
-  const bool softcapped = p.softcap > 0.f;
-  const float scale_over_softcap = softcapped ? p.softmax_scale / p.softcap : 0.f;
-  const float inv_scale_log2 = 1.f / scale_log2;
+  // (The softcap's scalars are derived from the params where used: registers are scarce here.)
 
   // One step per visit (query head, query block); the stage is a template constant (the loop
   // below runs two steps per iteration when kStages == 2) so that shared-memory addresses fold
@@ -278,9 +280,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     float acc_s[kQTiles][4];
     keys_x_queries(acc_s, sK, sQ);
 
-    if (softcapped) {
+    if (p.softcap > 0.f) {
 #pragma unroll
-      for (int t = 0; t < kQTiles; ++t) softcap_scores(acc_s[t], scale_over_softcap);
+      for (int t = 0; t < kQTiles; ++t) softcap_scores(acc_s[t], p.softmax_scale / p.softcap);
     }
 
     // P^T = exp2(S^T * scale * log2e - lse * log2e), masked entries exactly 0. Per-element masks
@@ -297,8 +299,8 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
           row_hi = 0;
         } else if (kCausal) {
           const int diag_row = key + seq.seqlen_q - seq.seqlen_k;  // the row whose diagonal is `key`
-          if (mask.window_right >= 0) row_lo = max(0, diag_row - mask.window_right);
-          if (mask.window_left >= 0) row_hi = min(seq.seqlen_q, diag_row + mask.window_left + 1);
+          if (p.window_right >= 0) row_lo = max(0, diag_row - p.window_right);
+          if (p.window_left >= 0) row_hi = min(seq.seqlen_q, diag_row + p.window_left + 1);
         }
       }
 #pragma unroll
@@ -338,9 +340,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
           const int qi = t * 8 + tig * 2 + e;
           const float pe = acc_s[t][2 * h + e];
           float ds = pe * (acc_dp[t][2 * h + e] - sDsum[qi]);
-          if (softcapped) {
+          if (p.softcap > 0.f) {
             // tanh from P (clamped: P = 0 gives -inf, and dS is 0 there anyway).
-            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) * inv_scale_log2));
+            const float th = fminf(1.f, fmaxf(-1.f, (__log2f(pe) + sLse[qi]) / (p.softcap * kLog2e)));
             ds *= 1.f - th * th;
           }
           acc_dp[t][2 * h + e] = ds;
@@ -451,10 +453,12 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
       Element* dv_row = dv + static_cast<int64_t>(key) * p.dv_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        *reinterpret_cast<uint32_t*>(dk_row + t * 8 + tig * 2) =
-            Traits::pack2(acc_dk[t][2 * h] * p.softmax_scale, acc_dk[t][2 * h + 1] * p.softmax_scale);
-        *reinterpret_cast<uint32_t*>(dv_row + t * 8 + tig * 2) =
-            Traits::pack2(acc_dv[t][2 * h], acc_dv[t][2 * h + 1]);
+        if (t * 8 < p.head_dim) {  // n8 tiles past the call's head_dim are not dK's / dV's
+          *reinterpret_cast<uint32_t*>(dk_row + t * 8 + tig * 2) =
+              Traits::pack2(acc_dk[t][2 * h] * p.softmax_scale, acc_dk[t][2 * h + 1] * p.softmax_scale);
+          *reinterpret_cast<uint32_t*>(dv_row + t * 8 + tig * 2) =
+              Traits::pack2(acc_dv[t][2 * h], acc_dv[t][2 * h + 1]);
+        }
       }
     }
   }
@@ -511,7 +515,7 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   // Ada's 99 KiB).
   constexpr int kStages = kArch == Arch::kSm90a ? 2 : 1;
   constexpr bool kVectorAtomics = kArch == Arch::kSm90a;
-  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;

@@ -5,6 +5,8 @@
 //      the forward kept one); zero the row's fp32 dQ accumulator and (deterministic mode) the dQ
 //      semaphore of its query block.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
+// A head dim below kHeadDim (p.head_dim, a multiple of 8): both read and write only head_dim
+// columns of O, dO, the residual and dQ; dq_accum's rows stay kHeadDim wide (flash_bwd_api.h).
 // They are apart from the main kernels because they have no tiling: each warp maps its row to
 // (batch, head, row) (RowOfStats) and walks one head-dim row of global memory.
 #pragma once
@@ -71,15 +73,19 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
   // O alone leaves a residue that dominates where dS = P (dP - D) nearly cancels.
   const auto* o_resid = p.o_resid == nullptr ? nullptr
       : static_cast<const Element*>(p.o_resid) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
+  // Columns past the call's head_dim (a multiple of 8, so a pair is in or out) are not read.
   float acc = 0.f;
 #pragma unroll
   for (int d = lane * 2; d < kHeadDim; d += 64) {
-    float o0 = static_cast<float>(o[d]), o1 = static_cast<float>(o[d + 1]);
-    if (o_resid != nullptr) o0 += static_cast<float>(o_resid[d]), o1 += static_cast<float>(o_resid[d + 1]);
-    acc += o0 * static_cast<float>(dout[d]) + o1 * static_cast<float>(dout[d + 1]);
+    if (d < p.head_dim) {
+      float o0 = static_cast<float>(o[d]), o1 = static_cast<float>(o[d + 1]);
+      if (o_resid != nullptr) o0 += static_cast<float>(o_resid[d]), o1 += static_cast<float>(o_resid[d + 1]);
+      acc += o0 * static_cast<float>(dout[d]) + o1 * static_cast<float>(dout[d + 1]);
+    }
   }
 #pragma unroll
   for (int off = 16; off > 0; off /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off);
+  // dq_accum's rows are kHeadDim wide whatever the call's head_dim (flash_bwd_api.h): all zeroed.
   float* accum_row = p.dq_accum + r * kHeadDim;
 #pragma unroll
   for (int d = lane * 2; d < kHeadDim; d += 64) {
@@ -108,8 +114,10 @@ __global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) 
   const float* accum_row = p.dq_accum + r * kHeadDim;
 #pragma unroll
   for (int d = lane * 2; d < kHeadDim; d += 64) {
-    const float2 a = *reinterpret_cast<const float2*>(accum_row + d);
-    *reinterpret_cast<uint32_t*>(dq + d) = Traits::pack2(a.x * p.softmax_scale, a.y * p.softmax_scale);
+    if (d < p.head_dim) {  // dQ has the call's head_dim columns; dq_accum's others are not dQ's
+      const float2 a = *reinterpret_cast<const float2*>(accum_row + d);
+      *reinterpret_cast<uint32_t*>(dq + d) = Traits::pack2(a.x * p.softmax_scale, a.y * p.softmax_scale);
+    }
   }
 }
 

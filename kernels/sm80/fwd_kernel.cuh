@@ -4,7 +4,9 @@
 // (mma.sync m16n8k16, operands via ldmatrix); online softmax in fp32 (base-2 exponent) and
 // masking from kernels/common/online_softmax.cuh, shared with the Hopper forward (the mma.sync
 // accumulator is its m16n8 fragment layout); S never leaves registers. Softcap, sinks and packed
-// varlen (kernels/common/mask.cuh's SeqInfo) are run-time arguments, as the window is. Included only by the
+// varlen (kernels/common/mask.cuh's SeqInfo) are run-time arguments, as the window is, and so is
+// the head dim below kHeadDim (a multiple of 8: p.head_dim): cp.async zero-fills the 16-byte
+// chunks past it (load_tile_async) and the epilogue's stores stop at it. Included only by the
 // generated instantiation TUs, after the traits header of their dtype.
 //
 // kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
@@ -32,7 +34,8 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// 16-byte global->shared copy; src_bytes == 0 zero-fills (rows past the sequence end).
+// 16-byte global->shared copy; src_bytes == 0 zero-fills (rows past the sequence end, columns past
+// the call's head_dim).
 __device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
 }
@@ -60,22 +63,46 @@ __device__ __forceinline__ int swizzled(int row, int chunk) {
   return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
 }
 
-template <class Traits, int kHeadDim, int kRows, int kThreads>
+// Copies rows [row0, row0 + kRows) of a (rows, head_dim) operand into a swizzled [kRows][kHeadDim]
+// tile. Rows at or past row_end and 16-byte chunks at or past column `cols` (the call's head_dim:
+// a multiple of 8, at most kHeadDim) read nothing (src size 0) and land as zeros, so a head dim
+// below the instantiation's is predicated here, never padded in memory: Q K^T sums zeros past it
+// and P V's columns past it are zeros. A row past row_end takes row 0's address; a chunk past
+// `cols` keeps its own address, at most kHeadDim - 8 elements past its row's last column, from
+// which no byte is read.
+// kHoistChunk: compute the thread's column chunk once (it is the same for each of its rows, as
+// kThreads is a multiple of the chunks per row) instead of per row. Which form ptxas allocates
+// better differs by kernel (measured: the backward spills less with it, the forward more), so
+// each caller picks; the copies are the same.
+template <class Traits, int kHeadDim, int kRows, int kThreads, bool kHoistChunk = false>
 __device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
                                                 const typename Traits::Element* gmem,
-                                                int64_t row_stride, int row0, int row_end) {
+                                                int64_t row_stride, int row0, int row_end, int cols) {
   constexpr int kChunksPerRow = kHeadDim / 8;
   constexpr int kChunks = kRows * kChunksPerRow;
   static_assert(kChunks % kThreads == 0, "tile copy must divide evenly among threads");
+  static_assert(kThreads % kChunksPerRow == 0, "a thread copies the same column chunk of each of its rows");
+  if constexpr (kHoistChunk) {
+    const int ch = static_cast<int>(threadIdx.x) % kChunksPerRow;
+    const int r_first = static_cast<int>(threadIdx.x) / kChunksPerRow;
+    const int bytes = ch * 8 < cols ? 16 : 0;
 #pragma unroll
-  for (int i = 0; i < kChunks / kThreads; ++i) {
-    const int c = i * kThreads + static_cast<int>(threadIdx.x);
-    const int r = c / kChunksPerRow;
-    const int ch = c % kChunksPerRow;
-    const bool valid = row0 + r < row_end;
-    // Out-of-range rows read nothing (src size 0) from a valid address.
-    const auto* src = gmem + static_cast<int64_t>(valid ? row0 + r : 0) * row_stride + ch * 8;
-    cp_async_16(smem_u32(smem + swizzled<kHeadDim>(r, ch)), src, valid ? 16 : 0);
+    for (int i = 0; i < kChunks / kThreads; ++i) {
+      const int r = i * (kThreads / kChunksPerRow) + r_first;
+      const bool row_valid = row0 + r < row_end;
+      const auto* src = gmem + static_cast<int64_t>(row_valid ? row0 + r : 0) * row_stride + ch * 8;
+      cp_async_16(smem_u32(smem + swizzled<kHeadDim>(r, ch)), src, row_valid ? bytes : 0);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kChunks / kThreads; ++i) {
+      const int c = i * kThreads + static_cast<int>(threadIdx.x);
+      const int r = c / kChunksPerRow;
+      const int ch = c % kChunksPerRow;
+      const bool row_valid = row0 + r < row_end;
+      const auto* src = gmem + static_cast<int64_t>(row_valid ? row0 + r : 0) * row_stride + ch * 8;
+      cp_async_16(smem_u32(smem + swizzled<kHeadDim>(r, ch)), src, row_valid && ch * 8 < cols ? 16 : 0);
+    }
   }
 }
 
@@ -156,10 +183,12 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
 
   if (n_first < n_end) {
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, seq.seqlen_q);
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n_first * kBlockN, seq.seqlen_k);
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, seq.seqlen_q, p.head_dim);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n_first * kBlockN, seq.seqlen_k,
+                                                         p.head_dim);
     cp_async_commit();
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k,
+                                                         p.head_dim);
     cp_async_commit();
   }
 
@@ -184,12 +213,12 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     // stays fixed: after them the groups in flight are V_j, K_{j+1}, V_{j+1}.
     if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
-                                                           p.k_row_stride, n0 + kBlockN, seq.seqlen_k);
+                                                           p.k_row_stride, n0 + kBlockN, seq.seqlen_k, p.head_dim);
     }
     cp_async_commit();
     if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
-                                                           p.v_row_stride, n0 + kBlockN, seq.seqlen_k);
+                                                           p.v_row_stride, n0 + kBlockN, seq.seqlen_k, p.head_dim);
     }
     cp_async_commit();
     if (kQInRegs && j == n_first) {
@@ -274,18 +303,23 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     const int row = row0 + 8 * h;
     if (row < seq_out.seqlen_q) {
       Element* orow = o + static_cast<int64_t>(row) * p.o_row_stride;
+      // Columns of n8 tiles at or past the call's head_dim (a multiple of 8) are not O's.
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        const uint32_t packed =
-            Traits::pack2(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
-        *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
+        if (t * 8 < p.head_dim) {
+          const uint32_t packed =
+              Traits::pack2(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
+          *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
+        }
       }
       if (p.o_resid != nullptr) {  // training: what the rounding dropped, for the backward's D
         Element* rrow = static_cast<Element*>(p.o_resid) + (orow - static_cast<Element*>(p.o));
 #pragma unroll
         for (int t = 0; t < kDTiles; ++t) {
-          *reinterpret_cast<uint32_t*>(rrow + t * 8 + tig * 2) =
-              pack2_rounding_residual<Traits>(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
+          if (t * 8 < p.head_dim) {
+            *reinterpret_cast<uint32_t*>(rrow + t * 8 + tig * 2) =
+                pack2_rounding_residual<Traits>(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
+          }
         }
       }
       if (tig == 0 && lse != nullptr) lse[row] = lse_row[h];
@@ -302,7 +336,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = kTile.warps * 32;
   constexpr size_t kSmemBytes = fwd_smem_bytes(kTile, kHeadDim);
   static_assert(sizeof(typename Traits::Element) == 2, "fwd_smem_bytes counts 2-byte elements");
-  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;

@@ -12,6 +12,8 @@ from typing import Optional
 
 import torch
 
+from flashcore._checks import SUPPORTED_HEAD_DIMS, head_dim_error  # every multiple of 8 from 8 to 128
+
 try:
     from flashcore import _C
 except ImportError as e:  # pragma: no cover - the message is the point
@@ -21,7 +23,6 @@ except ImportError as e:  # pragma: no cover - the message is the point
         "--config=gpu_target (docs/GPU.md)." % e
     ) from e
 
-SUPPORTED_HEAD_DIMS = (64, 128)
 _DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 _GRID_LIMIT = 65535  # batch and heads map to grid.z and grid.y
 
@@ -189,8 +190,7 @@ def _check_inputs(q, k, v, causal, softmax_scale) -> float:
         raise ValueError("flashcore.attention: k and v must have one seqlen, got k %d and v %d"
                          % (k.shape[1], v.shape[1]))
     if head_dim not in SUPPORTED_HEAD_DIMS:
-        raise ValueError("flashcore.attention: head_dim must be one of %s, got %d"
-                         % (SUPPORTED_HEAD_DIMS, head_dim))
+        raise ValueError(head_dim_error("flashcore.attention", head_dim))
     if batch > _GRID_LIMIT or heads > _GRID_LIMIT:
         raise ValueError("flashcore.attention: batch and heads must each be <= %d, got batch %d, heads %d"
                          % (_GRID_LIMIT, batch, heads))
@@ -493,7 +493,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     """FlashAttention forward, differentiable in q, k and v (and through the returned lse).
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads, head_dim); CUDA,
-    float16 or bfloat16, head_dim 64 or 128, unit stride on head_dim. causal masks are aligned
+    float16 or bfloat16, head_dim a multiple of 8 from 8 to 128 (SUPPORTED_HEAD_DIMS: 64 and 128
+    have kernels, the others run on the next one up with predicated loads and stores), unit
+    stride on head_dim. causal masks are aligned
     bottom-right. softmax_scale defaults to 1/sqrt(head_dim). Returns out (batch, seqlen_q, heads,
     head_dim) in the input dtype, and with return_lse=True also the natural-log log-sum-exp
     (batch, heads, seqlen_q) in float32 (-inf for a query row that sees no key; its out is 0).

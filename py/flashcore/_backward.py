@@ -23,8 +23,9 @@ def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
 def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
                        deterministic: bool = False, dlse=None, out_resid=None, **features):
     """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
-    unit stride on head_dim, 16-byte rows). Scratch (O(batch*heads*seqlen_q*head_dim) float32)
-    is allocated here through torch. The tests use this to poison the outputs. `features`: the
+    unit stride on head_dim, 16-byte rows; their other strides are free, so a test may pass views
+    of wider buffers). Scratch (O(batch*heads*seqlen_q*kernel head dim) float32) is allocated here
+    through torch. The tests use this to poison the outputs. `features`: the
     keywords of _attention._PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
     caller takes a sink's gradient. out_resid (optional): the forward's O residual
     (_attention_fwd's save_residual), with out's strides."""
@@ -51,7 +52,11 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     # Packed: rows past cu_seqlens_q[-1] belong to no sequence and the preprocess skips them; zeros
     # there keep _sink_grad's product from reading uninitialised memory (it masks them after).
     dsum = (torch.zeros if f.varlen else torch.empty)(lse_shape, dtype=torch.float32, device=q.device)
-    dq_accum = torch.empty(lse_shape + (head_dim,), dtype=torch.float32, device=q.device)
+    arch, dtype_name = _core._arch_for(device), _core._DTYPE_NAMES[q.dtype]
+    # dq_accum's rows are as wide as the instantiation the call runs on (kernels/flash_bwd_api.h),
+    # which may exceed head_dim; 0 (no kernel): _C.bwd raises the precise error below.
+    accum_cols = _core._C.kernel_head_dim(arch, dtype_name, head_dim, f.masked, True) or head_dim
+    dq_accum = torch.empty(lse_shape + (accum_cols,), dtype=torch.float32, device=q.device)
     if deterministic:
         n_sem = f.batch * heads * -(-f.seqlen_q // _core._C.bwd_block_m)
         # Dense: the preprocess kernel zeroes them; a packed row does not know its sequence.
@@ -60,7 +65,7 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     else:
         n_sem, sem_ptr = 0, 0
     # Positional, in _C.bwd's order. The library the forward ran too (FLASHCORE_FORCE_ARCH included).
-    _core._C.bwd(device, _core._arch_for(device), _core._DTYPE_NAMES[q.dtype],
+    _core._C.bwd(device, arch, dtype_name,
                  q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), dout.data_ptr(), lse.data_ptr(),
                  0 if dlse is None else dlse.data_ptr(),
                  dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), dsum.data_ptr(), dq_accum.data_ptr(), sem_ptr, n_sem,

@@ -14,7 +14,14 @@ from __future__ import annotations
 import math
 import torch
 
-SUPPORTED_HEAD_DIMS = (64, 128)
+# Head dims: kernels are instantiated for KERNEL_HEAD_DIMS (kernels/BUILD.bazel HEAD_DIMS; a CPU test
+# keeps the two equal) and each also runs every smaller multiple of 8 (16-byte rows), loading and
+# storing only the call's columns -- never a padded copy of the inputs (kernels/flash_fwd_api.h). A
+# call runs on the smallest instantiated head dim >= its own.
+KERNEL_HEAD_DIMS = (64, 128)
+MAX_HEAD_DIM = KERNEL_HEAD_DIMS[-1]
+HEAD_DIM_MULTIPLE = 8
+SUPPORTED_HEAD_DIMS = tuple(range(HEAD_DIM_MULTIPLE, MAX_HEAD_DIM + 1, HEAD_DIM_MULTIPLE))
 _LOW_PRECISION = (torch.float16, torch.bfloat16)
 _GRID_LIMIT = 65535
 
@@ -25,8 +32,23 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool)
 
 
-def check_tensor(fn, name, t, dims):
-    """t is a low-precision tensor of `dims` dimensions with kernel-readable strides."""
+def head_dim_error(fn, head_dim) -> str:
+    """The message for a head dim the kernels do not take; it names the supported set."""
+    why = ""
+    if head_dim > MAX_HEAD_DIM and head_dim % HEAD_DIM_MULTIPLE == 0:
+        why = " (head dims above %d have no kernels yet)" % MAX_HEAD_DIM
+    return "%s: head_dim must be a multiple of %d from %d to %d, got %d%s" % (
+        fn, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, head_dim, why)
+
+
+def kernel_head_dim(head_dim) -> int:
+    """The instantiated head dim a supported head dim runs on (the smallest one >= it)."""
+    return next(d for d in KERNEL_HEAD_DIMS if d >= head_dim)
+
+
+def check_tensor(fn, name, t, dims, strides=True):
+    """t is a low-precision tensor of `dims` dimensions with kernel-readable strides (those only
+    with strides=True; check_layout does them)."""
     if not isinstance(t, torch.Tensor):
         raise TypeError("%s: %s must be a torch.Tensor, got %s" % (fn, name, type(t).__name__))
     if t.dim() != dims:
@@ -36,6 +58,12 @@ def check_tensor(fn, name, t, dims):
         raise TypeError("%s: %s must be float16 or bfloat16, got %s" % (fn, name, t.dtype))
     if t.numel() == 0:
         raise ValueError("%s: %s is empty (shape %s); every dimension must be >= 1" % (fn, name, tuple(t.shape)))
+    if strides:
+        check_layout(fn, name, t)
+
+
+def check_layout(fn, name, t):
+    """Unit stride on head_dim, the other strides multiples of 8 elements (16-byte rows)."""
     if t.stride(-1) != 1:
         raise ValueError("%s: %s must be contiguous in its last (head_dim) dimension, got strides %s; pass "
                          "%s.contiguous()" % (fn, name, t.stride(), name))
@@ -48,8 +76,10 @@ def check_qkv(fn, q, k, v, varlen):
     """Shapes of q (.., Hq, D) and k/v (.., Hk, D), GQA (Hq % Hk == 0), one dtype and device.
     Returns (heads_q, heads_kv, head_dim)."""
     dims = 3 if varlen else 4
+    # Layouts after the shapes: a head dim that is not a multiple of 8 gets the head-dim error,
+    # not the 16-byte-row one its strides would also give.
     for name, t in (("q", q), ("k", k), ("v", v)):
-        check_tensor(fn, name, t, dims)
+        check_tensor(fn, name, t, dims, strides=False)
     if not (q.dtype == k.dtype == v.dtype):
         raise TypeError("%s: q, k and v must have one dtype, got q %s, k %s, v %s" % (fn, q.dtype, k.dtype, v.dtype))
     heads, head_dim = q.shape[-2], q.shape[-1]
@@ -68,7 +98,9 @@ def check_qkv(fn, q, k, v, varlen):
         raise ValueError("%s: q's heads (%d) must be a multiple of k/v's heads (%d) (grouped-query attention)"
                          % (fn, heads, heads_kv))
     if head_dim not in SUPPORTED_HEAD_DIMS:
-        raise ValueError("%s: head_dim must be one of %s, got %d" % (fn, SUPPORTED_HEAD_DIMS, head_dim))
+        raise ValueError(head_dim_error(fn, head_dim))
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        check_layout(fn, name, t)
     if heads > _GRID_LIMIT or (not varlen and q.shape[0] > _GRID_LIMIT):
         raise ValueError("%s: batch and heads must each be <= %d, got shape %s" % (fn, _GRID_LIMIT, tuple(q.shape)))
     if not (q.device == k.device == v.device):

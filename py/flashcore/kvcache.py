@@ -19,9 +19,19 @@ from typing import Optional, Tuple, Union
 import torch
 
 from flashcore import _attention
-from flashcore._attention import SUPPORTED_HEAD_DIMS, _C, _DTYPE_NAMES, _device_arch, _raw_stream
+from flashcore._attention import _C, _DTYPE_NAMES, _device_arch, _raw_stream
 
 _NAME = "flashcore.flash_attn_with_kvcache"
+
+# The decode kernels (kernels/decode/) are instantiated for these head dims only and do not predicate
+# a smaller one (flashcore.attention and flash_attn_func do: any multiple of 8 up to 128).
+KVCACHE_HEAD_DIMS = (64, 128)
+
+
+def _head_dim_error(fn, head_dim):
+    return ("%s: head_dim must be 64 or 128 for a KV cache (the KV-cache kernels are built for those two "
+            "only; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 128), got %d"
+            % (fn, head_dim))
 
 
 @functools.lru_cache(maxsize=None)
@@ -213,9 +223,8 @@ def flash_attn_with_kvcache(
     batch, seqlen_q, heads, head_dim = q.shape
     if q.numel() == 0:
         raise ValueError("%s: q is empty (shape %s)" % (_NAME, tuple(q.shape)))
-    if head_dim not in SUPPORTED_HEAD_DIMS:
-        raise ValueError("%s: head_dim must be one of %s, got %d (q's last dimension)"
-                         % (_NAME, SUPPORTED_HEAD_DIMS, head_dim))
+    if head_dim not in KVCACHE_HEAD_DIMS:
+        raise ValueError(_head_dim_error(_NAME, head_dim) + " (q's last dimension)")
     paged, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim)
     _check_heads(heads, heads_kv)
     if paged:
@@ -409,8 +418,8 @@ def paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused_k, cu_
     _check_tensor("q", q, 3, tuple(_DTYPE_NAMES), fn)
     _check_rows_aligned("q", q, fn)
     total_q, heads, head_dim = q.shape
-    if head_dim not in SUPPORTED_HEAD_DIMS:
-        raise ValueError("%s: head_dim must be one of %s, got %d" % (fn, SUPPORTED_HEAD_DIMS, head_dim))
+    if head_dim not in KVCACHE_HEAD_DIMS:
+        raise ValueError(_head_dim_error(fn, head_dim))
     if block_table is None:
         raise ValueError("%s: block_table is required for a paged cache" % fn)
     _, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim, fn)

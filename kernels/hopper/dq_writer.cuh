@@ -1,0 +1,147 @@
+// dQ of the sm90a backward through shared memory and one TMA reduce-add per query block
+// (issue 14): the consumers no longer issue per-thread fp32 atomics in the middle of their GEMMs.
+//
+//   consumers: wait until the dQ tile is free (kDqEmptyBarrier), store their raw fp32 dQ slices
+//     (64 x 64 each) with float2 stores into one kBlockM x kHeadDim tile, fence to the async proxy,
+//     arrive on kDqFullBarrier and go on with the next query block;
+//   the dQ-writer warp (warp kDqWriterWarp of the producer warpgroup): waits on kDqFullBarrier,
+//     lane 0 issues cp.reduce.async.bulk.tensor .add (fp32) into dq_accum, waits until the bulk
+//     group has *read* shared memory and releases the tile (kDqEmptyBarrier); the additions into
+//     L2 then run under the next block's GEMMs.
+//
+// The tile is kHeadDim / 32 boxes of [kBlockM rows][32 floats] (128-byte rows), 128-byte swizzled
+// as the TMA expects with CU_TENSOR_MAP_SWIZZLE_128B: a warp's float2 store covers 8 rows x 32
+// bytes, which unswizzled (rows 128 B apart) would fall on the same 8 banks (8-way conflict); with
+// the swizzle the 16 chunks hit every 16-byte bank group exactly twice, i.e. the 2 wavefronts 256
+// bytes need. dq_accum keeps its row-major (rows, head_dim) layout, so the shared convert kernel
+// (kernels/sm80/bwd_kernel.cuh) is unchanged: the map's row bound clips rows past seqlen_q (dense)
+// or past the packed tensor (varlen).
+//
+// Packed varlen: a block's rows past its sequence's end are the next sequence's rows of dq_accum
+// and inside the map's bound. The consumers store exact zeros there (never the products, which
+// could be NaN from the next sequence's data), and x + 0 == x for every x a sum that starts at +0
+// can hold, so adding them changes nothing -- in any order, deterministic mode included.
+//
+// Deterministic mode: the semaphore wait moves from the consumers to the writer lane: it waits
+// until the earlier key blocks of each 64-row block have added (the same fixed order as before),
+// issues, waits for the reduce to *complete* and then increments the semaphores. The math
+// warpgroups only stall when the single tile is still held.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "kernels/hopper/tma_pipeline.cuh"
+
+namespace flashcore {
+namespace hopper {
+
+// Named barriers of the backward: 1 = both consumers' dS^T, 3 / 4 = each consumer's lse / D rows.
+constexpr int kDqFullBarrier = 5;   // both consumers' dQ slices are in the tile
+constexpr int kDqEmptyBarrier = 6;  // the writer's bulk reduce has read the tile
+constexpr int kDqWriterWarp = 1;    // warp 0 of the producer warpgroup issues the TMA loads
+constexpr int kDqBarrierThreads = 2 * 128 + 32;  // two consumer warpgroups + the writer warp
+
+// 4-D tiled TMA reduce-add (shared -> global, the element type is the map's: fp32 here),
+// bulk-group completion, coordinates innermost first.
+__device__ __forceinline__ void tma_reduce_add_4d(const CUtensorMap* map, const void* smem_src, int c0, int c1,
+                                                  int c2, int c3) {
+  asm volatile(
+      "cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(
+          reinterpret_cast<uint64_t>(map)),
+      "r"(smem_u32(smem_src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+      : "memory");
+}
+
+// Orders this thread's generic-proxy global accesses with its async-proxy (bulk copy) ones.
+__device__ __forceinline__ void fence_proxy_async_global() {
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
+
+// A consumer's 64 x 64 dQ slice (the m64n64 wgmma accumulator: element 4t + 2h + e is row
+// row0 + 16 warp + lane / 4 + 8h, column col0 + 8t + 2 (lane % 4) + e; col0 a multiple of 64)
+// into the swizzled tile. Rows at or past valid_rows get zeros (see the varlen note above).
+// 32-bit shared addresses, the box (t / 4) and row half (h) constant offsets: four address
+// registers per thread; generic 64-bit pointers made ptxas hoist sixteen of them and spill.
+template <int kBlockM>
+__device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[32], int row0, int col0, int warp,
+                                               int lane, int valid_rows) {
+  const int r = row0 + warp * 16 + lane / 4;
+  // row0 and 16 warp are multiples of 8: the swizzle's row phase (r % 8) is lane / 4.
+  const int phase = lane / 4;
+  const uint32_t row_addr = smem_u32(tile) + (col0 / 32) * (kBlockM * 128) + r * 128 + (lane % 2) * 8;
+#pragma unroll
+  for (int tq = 0; tq < 4; ++tq) {
+    // 16-byte chunk 2 tq + (lane % 4) / 2 of the 128-byte box row, XOR-swizzled by the row phase.
+    const uint32_t addr = row_addr + (((2 * tq + (lane % 4) / 2) ^ phase) * 16);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const bool keep = r + 8 * h < valid_rows;
+#pragma unroll
+      for (int tb = 0; tb < 2; ++tb) {
+        const int t = 4 * tb + tq;
+        const float x = keep ? dq[4 * t + 2 * h] : 0.f;
+        const float y = keep ? dq[4 * t + 2 * h + 1] : 0.f;
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr + tb * kBlockM * 128 + h * 8 * 128), "f"(x),
+                     "f"(y)
+                     : "memory");
+      }
+    }
+  }
+}
+
+// The writer warp's loop over the CTA's query blocks. `block(i, head, m)` gives step i's query
+// head and block; deterministic mode also calls `waits(i)`: how many key blocks add to that block
+// before this CTA (the semaphore value to wait for), and `semaphore(head, row_block)`.
+template <int kBlockM, int kHeadDim, bool kDeterministic, class Block, class Waits, class Semaphore>
+__device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const float* tile, int steps, int lane,
+                                              int seqlen_q, int row0_q, int batch_coord, Block block, Waits waits,
+                                              Semaphore semaphore) {
+  constexpr int kBoxes = kHeadDim / 32;
+  constexpr int kRowBlocks = kBlockM / 64;  // 64-row blocks (one semaphore each) per query block
+  named_barrier_arrive(kDqEmptyBarrier, kDqBarrierThreads);  // the tile starts free
+  for (int i = 0; i < steps; ++i) {
+    int head, m;
+    block(i, head, m);
+    named_barrier_sync(kDqFullBarrier, kDqBarrierThreads);
+    if (lane == 0) {
+      if constexpr (kDeterministic) {
+        const int before = waits(i);
+#pragma unroll
+        for (int rb = 0; rb < kRowBlocks; ++rb) {
+          if ((m * kRowBlocks + rb) * 64 < seqlen_q) {
+            const int* sem = semaphore(head, m * kRowBlocks + rb);
+            while (bwd::ld_acquire(sem) < before) {
+            }
+          }
+        }
+        fence_proxy_async_global();  // the acquired adds of earlier key blocks, before ours
+      }
+#pragma unroll
+      for (int b = 0; b < kBoxes; ++b) {
+        tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
+      }
+      tma_store_commit();
+      tma_store_wait_read();
+    }
+    __syncwarp();
+    if (i + 1 < steps) named_barrier_arrive(kDqEmptyBarrier, kDqBarrierThreads);
+    if constexpr (kDeterministic) {
+      if (lane == 0) {
+        tma_store_wait_all();  // our additions are in global memory ...
+        fence_proxy_async_global();
+        __threadfence();  // ... before the semaphores say so
+#pragma unroll
+        for (int rb = 0; rb < kRowBlocks; ++rb) {
+          if ((m * kRowBlocks + rb) * 64 < seqlen_q) atomicAdd(const_cast<int*>(semaphore(head, m * kRowBlocks + rb)), 1);
+        }
+      }
+      __syncwarp();
+    }
+  }
+  if (lane == 0) tma_store_wait_all();  // the tile stays valid until the last reduce is done
+}
+
+}  // namespace hopper
+}  // namespace flashcore
