@@ -101,8 +101,14 @@ def test_flag_overrides():
     assert parse("--causal=false").causals == (False,)
 
 
+def test_head_dims_that_do_not_divide_the_hidden_size_round_the_heads_down():
+    shapes = al.make_grid(parse("--grid=paper", "--dtypes=bf16", "--head_dims=80,96,192", "--causal=true",
+                                "--seqlens=4096"))
+    assert [(s.head_dim, s.heads, s.batch) for s in shapes] == [(80, 25, 4), (96, 21, 4), (192, 10, 4)]
+
+
 @pytest.mark.parametrize("args", [
-    ["--dtypes=fp8"], ["--backends=flashcore,math"], ["--head_dims=100"], ["--head_dims=x"],
+    ["--dtypes=fp8"], ["--backends=flashcore,math"], ["--head_dims=100"], ["--head_dims=264"], ["--head_dims=x"],
     ["--seqlens=0"], ["--rep_ms=0"], ["--dtypes="], ["--rows=bf16:d128:huge"], ["--rows=s"],
     ["--host_calls=-1"], ["--host_budget_ms=0"], ["--grid=huge"], ["--grid=paper,x"],
     ["--rows=features:hk"], ["--rows=cap"], ["--rows=wx"], ["--rows=gqa:h"], ["--shard=2/2"],
