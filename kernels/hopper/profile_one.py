@@ -5,6 +5,10 @@ against an extension built with --config=gpu_target:
         --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \\
         python3 kernels/hopper/profile_one.py --dtype bf16 --head_dim 128 --seqlen 4096 --causal
 
+For the softcap forward's instruction mix (issue 13; docs/results/2026-11-23-h100-integ.md asks
+whether issue slots, not MUFU, bound it): --softcap 30 beside the same shape without it, with
+--section InstructionStats --section ComputeWorkloadAnalysis --section WarpStateStats.
+
 Shapes follow the paper grid (16k tokens, hidden 2048: batch = 16384 / seqlen, heads =
 2048 / head_dim) unless --batch / --heads say otherwise. --mode bwd runs the forward, then one
 backward (ncu's -k picks the kernel). Warm-up calls come first so that ncu's -c 1 after a
@@ -21,11 +25,12 @@ import torch
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dtype", choices=["fp16", "bf16"], default="bf16")
-    ap.add_argument("--head_dim", type=int, choices=[64, 128], default=128)
+    ap.add_argument("--head_dim", type=int, default=128, help="any head dim flashcore takes (it checks)")
     ap.add_argument("--seqlen", type=int, default=4096)
     ap.add_argument("--batch", type=int, default=0, help="default: 16384 / seqlen")
     ap.add_argument("--heads", type=int, default=0, help="default: 2048 / head_dim")
     ap.add_argument("--causal", action="store_true")
+    ap.add_argument("--softcap", type=float, default=0.0, help="e.g. 30: the softcap mainloop's instruction mix")
     ap.add_argument("--mode", choices=["fwd", "bwd"], default="fwd")
     ap.add_argument("--deterministic", action="store_true")
     ap.add_argument("--warmup", type=int, default=3)
@@ -41,12 +46,14 @@ def main():
     q, k, v = (torch.randn(shape, device="cuda", dtype=dtype, requires_grad=args.mode == "bwd") for _ in range(3))
     dout = torch.randn(shape, device="cuda", dtype=dtype)
     for _ in range(args.warmup + 1):
-        out = flashcore.attention(q, k, v, causal=args.causal, deterministic=args.deterministic)
+        out = flashcore.attention(q, k, v, causal=args.causal, deterministic=args.deterministic,
+                                  softcap=args.softcap)
         if args.mode == "bwd":
             torch.autograd.grad(out, (q, k, v), dout)
     torch.cuda.synchronize()
-    print("profiled %s %s B%d S%d H%d D%d causal=%s deterministic=%s" %
-          (args.mode, args.dtype, batch, args.seqlen, heads, args.head_dim, args.causal, args.deterministic))
+    print("profiled %s %s B%d S%d H%d D%d causal=%s deterministic=%s softcap=%g" %
+          (args.mode, args.dtype, batch, args.seqlen, heads, args.head_dim, args.causal, args.deterministic,
+           args.softcap))
 
 
 if __name__ == "__main__":
