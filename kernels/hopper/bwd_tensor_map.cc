@@ -2,31 +2,10 @@
 
 #include <cstdint>
 
+#include "kernels/hopper/tensor_map_encoder.h"
+
 namespace flashcore {
 namespace hopper {
-namespace {
-
-using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// The driver's encoder through the runtime's entry-point query (nothing links libcuda), looked
-// up once per process, as in tensor_map.cc.
-EncodeTiledFn encode_tiled() {
-  static const EncodeTiledFn fn = []() -> EncodeTiledFn {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult status;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &status) !=
-            cudaSuccess ||
-        status != cudaDriverEntryPointSuccess) {
-      return nullptr;
-    }
-    return reinterpret_cast<EncodeTiledFn>(f);
-  }();
-  return fn;
-}
-
-}  // namespace
 
 cudaError_t make_f32_rows_tensor_map(CUtensorMap* map, float* base, int head_dim, int rows, int heads, int batch,
                                      int box_rows) {

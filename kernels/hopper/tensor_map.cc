@@ -2,30 +2,11 @@
 
 #include <atomic>
 
+#include "kernels/hopper/tensor_map_encoder.h"
+
 namespace flashcore {
 namespace hopper {
 namespace {
-
-using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// Looked up once per process (the lookup costs microseconds; the encode itself is host-only
-// bit packing, well under a microsecond).
-EncodeTiledFn encode_tiled() {
-  static const EncodeTiledFn fn = []() -> EncodeTiledFn {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult status;
-    // The CUDA 12.0 ABI of cuTensorMapEncodeTiled (unchanged since).
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &status) !=
-            cudaSuccess ||
-        status != cudaDriverEntryPointSuccess) {
-      return nullptr;
-    }
-    return reinterpret_cast<EncodeTiledFn>(f);
-  }();
-  return fn;
-}
 
 cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const void* base, DType dtype, int batch,
                                  int seqlen, int heads, int head_dim, int64_t batch_stride, int64_t row_stride,
