@@ -18,9 +18,12 @@ def time_ms(backend, fn, warmup_ms, rep_ms):
 
 
 def graph_time_ms(backend, fn, rep_ms):
-    """Kernel-only time per call: fn's calls captured in a CUDA graph and replayed."""
-    from triton.testing import do_bench_cudagraph  # captures on a side stream of its own
+    """Kernel-only time per call: fn's calls captured in a CUDA graph and replayed. A callable
+    with a for_graph() (the backward's: attention_backends.make_fn) gives the one to capture."""
+    from triton.testing import do_bench_cudagraph  # captures on torch.cuda.graph's default stream
     with backend_context(backend):
+        if hasattr(fn, "for_graph"):
+            fn = fn.for_graph()
         return float(do_bench_cudagraph(fn, rep=rep_ms, return_mode="median"))
 
 
