@@ -34,6 +34,8 @@ flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causa
 
 DTYPES = ("fp16", "bf16")
 HEAD_DIMS = (64, 128)
+# The sm90a forward alone also has 192 and 256 (kernels/BUILD.bazel SM90A_FWD_WIDE_HEAD_DIMS).
+SM90A_FWD_HEAD_DIMS = HEAD_DIMS + (192, 256)
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
@@ -144,7 +146,7 @@ class SassTest(absltest.TestCase):
 
     def test_sm90a_libraries_are_read_per_tu(self):
         keys = {sm90a_tu_key(k.member) for k in self.sm90a}
-        want = {(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True)}
+        want = {(d, h, c) for d in DTYPES for h in SM90A_FWD_HEAD_DIMS for c in (False, True)}
         self.assertEqual(keys, want, sorted({k.member for k in self.sm90a}, key=str))
         self.assertEqual({k.arch for k in self.sm90a}, {"sm_90a"})
 
@@ -162,7 +164,8 @@ class SassTest(absltest.TestCase):
         for k in self.sm90a:
             if HOPPER_SYMBOL.search(k.name) and {"HGMMA", "UTMALDG"} <= k.opcodes:
                 found[sm90a_tu_key(k.member)].append(k.name)
-        missing = [(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True) if not found[(d, h, c)]]
+        missing = [(d, h, c) for d in DTYPES for h in SM90A_FWD_HEAD_DIMS for c in (False, True)
+                   if not found[(d, h, c)]]
         self.assertEmpty(missing, "sm90a (dtype, head_dim, causal) without a Hopper kernel with HGMMA and UTMALDG")
 
     def test_sm90a_backward_has_the_wgmma_kernel_and_the_mma_sync_fallback(self):

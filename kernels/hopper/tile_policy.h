@@ -12,13 +12,31 @@ struct FwdTilePolicy {
   int consumer_wgs;   // consumer warpgroups (plus one producer warpgroup)
   int producer_regs;  // setmaxnreg budgets; (producer + consumers) * 128 threads <= 64K registers
   int consumer_regs;
+  int q_buffers = 2;  // Q (and the O it becomes) buffers: 2 = the next tile's Q loads during this one's epilogue
 };
+
+// sm_90's limits the policies are checked against (fwd_kernel.cuh static_asserts them).
+constexpr int kSm90MaxDynamicSmemBytes = 227 * 1024;  // per block, opt-in (cudaFuncSetAttribute)
+constexpr int kSm90RegistersPerSm = 64 * 1024;
 
 // 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
 // (128 + 4 * 128) * head_dim * 2 bytes = 160 KB at head_dim 128, 80 KB at 64 (3 stages there).
+//
+// Head dims 192 and 256 (sm90a forward only; prototype, not yet run on a GPU:
+// docs/results/2026-11-23-hd256-fwd-cpu.md). Per consumer thread, O is head_dim / 2 fp32
+// registers (96 / 128), S block_n / 2, P block_n / 4 (16-bit pairs); S_j and P_{j+1} are live
+// together in the mainloop. Shared memory = q_buffers * 128 * head_dim * 2 + stages * 2 *
+// block_n * head_dim * 2 bytes (+ 1 KB of barriers, + 1 KB of alignment slack), <= 227 KB:
+//   256: two Q buffers alone are 128 KB, so one; block_n 80, 2 stages: 64 + 160 = 224 KB;
+//        registers 128 + 40 + 20 = 188 of 240.
+//   192: one Q buffer (48 KB); block_n 112, 2 stages: 48 + 168 = 216 KB; registers
+//        96 + 56 + 28 = 180 of 240. (Two Q buffers would force block_n <= 80.)
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
-  return head_dim == 64 ? FwdTilePolicy{128, 128, 3, 2, 24, 240} : FwdTilePolicy{128, 128, 2, 2, 24, 240};
+  return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
+         : head_dim == 192 ? FwdTilePolicy{128, 112, 2, 2, 24, 240, 1}
+         : head_dim == 256 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 1}
+                           : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
 
 }  // namespace hopper
