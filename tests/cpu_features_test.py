@@ -93,6 +93,9 @@ def dense_call(q=None, k=None, v=None, **kw):
 
 
 FN = "flashcore.flash_attn_func: "
+# The head-dim error names the supported set (py/flashcore/_checks.py head_dim_error).
+HEAD_DIMS_MSG = (r"head_dim must be a multiple of 8 from 8 to 128 \(136 to 256: forward only, without "
+                 r"gradients, on sm90a/Hopper\), ")
 
 
 @pytest.mark.parametrize("kwargs, exc, message", [
@@ -104,10 +107,10 @@ FN = "flashcore.flash_attn_func: "
     (dict(v=t(2, 23, 2, 64)), ValueError, FN + "k and v must have one shape up to head_dim"),
     (dict(k=t(3, 24, 2, 64)), ValueError, FN + "k has batch 3 but q has batch 2"),
     (dict(k=t(2, 24, 2, 128), v=t(2, 24, 2, 128)), ValueError, FN + "k has head_dim 128 but q has 64"),
-    (dict(q=t(2, 16, 8, 136), k=t(2, 24, 2, 136), v=t(2, 24, 2, 136)), ValueError,
-     FN + r"head_dim must be a multiple of 8 from 8 to 128, got 136 \(head dims above 128 have no kernels yet\)"),
+    (dict(q=t(2, 16, 8, 264), k=t(2, 24, 2, 264), v=t(2, 24, 2, 264)), ValueError,
+     FN + HEAD_DIMS_MSG + r"got 264 \(head dims above 256 have no kernels\)"),
     (dict(q=t(2, 16, 8, 20), k=t(2, 24, 2, 20), v=t(2, 24, 2, 20)), ValueError,
-     FN + "head_dim must be a multiple of 8 from 8 to 128, got 20$"),
+     FN + HEAD_DIMS_MSG + "got 20$"),
     (dict(q=t(*DENSE["q"], dtype=torch.float32)), TypeError, FN + "q must be float16 or bfloat16"),
     (dict(k=t(*DENSE["k"], dtype=torch.bfloat16), v=t(*DENSE["v"], dtype=torch.bfloat16)), TypeError,
      FN + "q, k and v must have one dtype"),
