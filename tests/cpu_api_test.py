@@ -35,14 +35,12 @@ def test_interpreter_is_the_project_venv():
 def test_build_info_lists_every_compiled_kernel():
     info = flashcore.build_info()
     got = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["kernels"]}
-    # The instantiated head dims; every other multiple of 8 up to 128 runs on the next one up.
-    assert _checks.KERNEL_HEAD_DIMS == (64, 128)
+    # The instantiated head dims; every other multiple of 8 up to 256 runs on the next one up.
+    assert _checks.KERNEL_HEAD_DIMS == (64, 128, 256)
     want_bwd = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in _checks.KERNEL_HEAD_DIMS
                 for c in (False, True)}
-    # The sm90a forward alone also has the forward-only head dims (192, 256).
-    assert _checks.FWD_ONLY_KERNEL_HEAD_DIMS == (192, 256) and _checks.FWD_ONLY_ARCHS == ("sm90a",)
-    want = want_bwd | {("sm90a", t, d, c) for t in ("fp16", "bf16") for d in _checks.FWD_ONLY_KERNEL_HEAD_DIMS
-                       for c in (False, True)}
+    # The sm90a forward also has 192 (kernels/BUILD.bazel FWD_HEAD_DIMS).
+    want = want_bwd | {("sm90a", t, 192, c) for t in ("fp16", "bf16") for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
     got_bwd = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["bwd_kernels"]}
@@ -65,9 +63,6 @@ def t(*shape, dtype=torch.float16, device="cpu", **kw):
 
 
 GOOD = dict(q=(2, 16, 4, 64), k=(2, 24, 4, 64), v=(2, 24, 4, 64))
-# The head-dim error names the supported set (py/flashcore/_checks.py head_dim_error).
-HEAD_DIMS_MSG = (r"head_dim must be a multiple of 8 from 8 to 128 \(136 to 256: forward only, without "
-                 r"gradients, on sm90a/Hopper\), ")
 
 
 def call(q=None, k=None, v=None, **kw):
@@ -90,9 +85,9 @@ def call(q=None, k=None, v=None, **kw):
     (dict(k=t(2, 24, 4, 128)), ValueError, "k has head_dim 128 but q has 64"),
     (dict(v=t(2, 23, 4, 64)), ValueError, "k and v must have one seqlen"),
     (dict(q=t(2, 16, 4, 264), k=t(2, 24, 4, 264), v=t(2, 24, 4, 264)), ValueError,
-     HEAD_DIMS_MSG + r"got 264 \(head dims above 256 have no kernels\)"),
+     "head_dim must be a multiple of 8 from 8 to 256, got 264"),
     (dict(q=t(2, 16, 4, 12), k=t(2, 24, 4, 12), v=t(2, 24, 4, 12)), ValueError,
-     HEAD_DIMS_MSG + "got 12$"),
+     "head_dim must be a multiple of 8 from 8 to 256, got 12"),
     (dict(q=t(2, 16, 4, 128)[..., ::2]), ValueError, "q has head_dim 64|q must be contiguous in its last"),
     (dict(q=t(2, 16, 4, 64, 2)[..., 0]), ValueError, r"q must be contiguous in its last \(head_dim\) dimension"),
     (dict(q=t(2, 0, 4, 64)), ValueError, "q is empty"),
@@ -471,8 +466,6 @@ def test_extension_rejects_unknown_arch_dtype_and_kernel():
         _C.fwd(**_fwd_args(dtype="fp32"))
     with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=264"):
         _C.fwd(**_fwd_args(dtype="bf16", head_dim=264))
-    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm80 dtype=bf16 head_dim=136"):
-        _C.fwd(**_fwd_args(arch="sm80", dtype="bf16", head_dim=136))
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 12"):
         _C.fwd(**_fwd_args(head_dim=12))
 
@@ -503,8 +496,8 @@ def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
                                          r"got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=136"):
-        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=136))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=264"):
+        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=264))
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 0"):
         _C.bwd(**_bwd_args(head_dim=0))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):

@@ -1,8 +1,7 @@
-"""CPU suite for the head dims (issue 15, item 2; no GPU): every multiple of 8 from 8 to 128 is
-accepted and runs on the next instantiated head dim (64 or 128) with predicated loads and stores;
-136 to 256 (issue 15 item 1's prototype, branch hd256-fwd) are forward-only on sm90a: they run on
-192 or 256 there, a call that needs gradients is refused before anything runs, and a launch on
-another arch is refused naming the arch; anything else raises a ValueError naming the supported set. Checked here: the validation errors
+"""CPU suite for the head dims (issue 15; no GPU): every multiple of 8 from 8 to 256 is accepted and
+runs on the next instantiated head dim (64, 128 or 256; the sm90a forward also has 192) with
+predicated loads and stores;
+anything else raises a ValueError naming the supported set. Checked here: the validation errors
 of every entry point, the accepted set, the default softmax scale 1/sqrt(head_dim), the fake
 (meta) implementations' output shapes, the extension's choice of instantiation (kernel_head_dim
 and its errors) and the backward's scratch width. The kernels themselves are the GPU suites'."""
@@ -17,14 +16,11 @@ import flashcore
 from flashcore import _attention, _backward, _checks, api
 
 ARCHS = ("sm80", "sm89", "sm90a", "sm80_ptx")
-ACCEPTED = tuple(range(8, 129, 8))
+ACCEPTED = tuple(range(8, 257, 8))
 # Head dims the brief names for the odd multiples of 8 (Phi-2 80, Phi-3 96, ...).
-ODD = (8, 40, 72, 80, 96, 120)
+ODD = (8, 40, 72, 80, 96, 120, 136, 200, 248)
 REJECTED_NOT_MULTIPLE = (4, 12, 20, 100, 127)
 REJECTED_TOO_LARGE = (264, 320, 512)
-# Forward-only (sm90a): every multiple of 8 from 136 to 256, on 192 (136..192) or 256 (200..256).
-FWD_ONLY = tuple(range(136, 257, 8))
-FWD_ONLY_SAMPLE = (136, 192, 200, 256)
 
 
 def t(*shape, dtype=torch.float16, device="cpu"):
@@ -36,59 +32,46 @@ def cu(*lengths):
 
 
 def message(fn, d):
-    msg = ("%s: head_dim must be a multiple of 8 from 8 to 128 (136 to 256: forward only, without gradients, "
-           "on sm90a/Hopper), got %d" % (fn, d))
+    msg = "%s: head_dim must be a multiple of 8 from 8 to 256, got %d" % (fn, d)
     if d > 256 and d % 8 == 0:
         msg += " (head dims above 256 have no kernels)"
     return "^" + msg.replace("(", r"\(").replace(")", r"\)") + "$"
 
 
-def grad_message(fn, d):
-    msg = ("%s: head_dim %d has a forward kernel only (head dims 136 to 256: sm90a/Hopper, no backward yet); a call "
-           "that needs gradients takes head_dim a multiple of 8 from 8 to 128. Run this one under torch.no_grad() "
-           "(or with inputs that do not require grad)" % (fn, d))
-    return "^" + msg.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.") + "$"
-
-
 # --- the supported set -------------------------------------------------------------------------
 
-def test_supported_head_dims_are_every_multiple_of_8_up_to_128():
+def test_supported_head_dims_are_every_multiple_of_8_up_to_256():
     assert flashcore.SUPPORTED_HEAD_DIMS == _checks.SUPPORTED_HEAD_DIMS == ACCEPTED
     assert _attention.SUPPORTED_HEAD_DIMS is _checks.SUPPORTED_HEAD_DIMS
-    assert _checks.KERNEL_HEAD_DIMS == (64, 128) and _checks.MAX_HEAD_DIM == 128
-    assert _checks.FWD_ONLY_HEAD_DIMS == FWD_ONLY and _checks.FWD_ONLY_KERNEL_HEAD_DIMS == (192, 256)
-    assert _checks.FWD_ONLY_ARCHS == ("sm90a",)
+    assert _checks.KERNEL_HEAD_DIMS == (64, 128, 256) and _checks.MAX_HEAD_DIM == 256
 
 
 def test_kernel_head_dims_are_the_instantiated_ones():
     """Python's KERNEL_HEAD_DIMS is what the build instantiated, per (arch, dtype, causal), both passes;
-    FWD_ONLY_KERNEL_HEAD_DIMS too, for the sm90a forward and nothing else (kernels/BUILD.bazel)."""
+    the sm90a forward alone also has 192."""
     info = flashcore.build_info()
     for key in ("kernels", "bwd_kernels"):
         per_family = {}
         for k in info[key]:
             per_family.setdefault((k["arch"], k["dtype"], k["causal"]), set()).add(k["head_dim"])
-        assert per_family, key
+        assert len(per_family) == len(ARCHS) * 4, key
         for (arch, _, _), dims in per_family.items():
-            wide = key == "kernels" and arch in _checks.FWD_ONLY_ARCHS
-            want = set(_checks.KERNEL_HEAD_DIMS) | (set(_checks.FWD_ONLY_KERNEL_HEAD_DIMS) if wide else set())
-            assert dims == want, (key, arch)
+            extra = {192} if key == "kernels" and arch == "sm90a" else set()
+            assert dims == set(_checks.KERNEL_HEAD_DIMS) | extra, (key, arch)
 
 
 @pytest.mark.parametrize("backward", [False, True])
 @pytest.mark.parametrize("arch", ARCHS)
 def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):
     from flashcore import _C
-    wide = arch == "sm90a" and not backward  # the forward-only head dims: the sm90a forward alone
     for dtype in ("fp16", "bf16"):
         for causal in (False, True):
             got = {d: _C.kernel_head_dim(arch, dtype, d, causal, backward) for d in ACCEPTED}
-            assert got == {d: 64 if d <= 64 else 128 for d in ACCEPTED}
-            assert all(got[d] == _checks.kernel_head_dim(d) for d in ACCEPTED)
-            got = {d: _C.kernel_head_dim(arch, dtype, d, causal, backward) for d in FWD_ONLY}
-            assert got == {d: (192 if d <= 192 else 256) if wide else 0 for d in FWD_ONLY}, (arch, backward)
-            if wide:
-                assert all(got[d] == _checks.kernel_head_dim(d) for d in FWD_ONLY)
+            with_192 = arch == "sm90a" and not backward
+            assert got == {d: 64 if d <= 64 else 128 if d <= 128 else 192 if d <= 192 and with_192 else 256
+                           for d in ACCEPTED}
+            if not with_192:
+                assert all(got[d] == _checks.kernel_head_dim(d) for d in ACCEPTED)
             for d in REJECTED_NOT_MULTIPLE + REJECTED_TOO_LARGE + (0, -8):
                 assert _C.kernel_head_dim(arch, dtype, d, causal, backward) == 0, d
 
@@ -126,7 +109,7 @@ def test_head_dim_0_is_an_empty_tensor_error():
         flashcore.flash_attn_func(t(2, 16, 4, 0), t(2, 24, 4, 0), t(2, 24, 4, 0))
 
 
-@pytest.mark.parametrize("d", (40, 96, 136))
+@pytest.mark.parametrize("d", (40, 96, 136, 256))
 def test_kv_cache_keeps_64_and_128_and_says_so(d):
     with pytest.raises(ValueError, match=r"flashcore.flash_attn_with_kvcache: head_dim must be 64 or 128 for a KV "
                                          r"cache \(the KV-cache kernels are built for those two only; "):
@@ -142,80 +125,6 @@ def test_paged_varlen_keeps_64_and_128_and_says_so(monkeypatch):
         flashcore.flash_attn_varlen_func(q, cache, cache, cu(5, 7), None, 7, 64,
                                          block_table=torch.arange(8, dtype=torch.int32).view(2, 4),
                                          seqused_k=torch.tensor([30, 40], dtype=torch.int32))
-
-
-# --- forward-only head dims (136..256, sm90a): no training call, no other arch -------------------
-
-def _fwd_only_calls(d, grad):
-    """Every entry point on head dim d; grad: q (or qkv / the sink) requires grad."""
-    req = (lambda x: x.requires_grad_(True)) if grad else (lambda x: x)
-    q, k = t(2, 16, 4, d), t(2, 24, 4, d)
-    return [
-        ("flashcore.attention", lambda: flashcore.attention(req(q.clone()), k, k, causal=True)),
-        ("flashcore.attention", lambda: flashcore.attention(req(q.clone()), t(2, 24, 2, d), t(2, 24, 2, d))),
-        ("flashcore.attention", lambda: flashcore.attention(q, k, req(k.clone()), window_size=(8, 0))),
-        ("flashcore.flash_attn_func", lambda: flashcore.flash_attn_func(req(q.clone()), k, k)),
-        ("flashcore.flash_attn_func",
-         lambda: flashcore.flash_attn_func(q, k, k, learnable_sink=req(torch.zeros(4)))),
-        ("flashcore.flash_attn_qkvpacked_func",
-         lambda: flashcore.flash_attn_qkvpacked_func(req(t(2, 16, 3, 4, d)))),
-        ("flashcore.flash_attn_kvpacked_func",
-         lambda: flashcore.flash_attn_kvpacked_func(q, req(t(2, 24, 2, 2, d)))),
-        ("flashcore.flash_attn_varlen_func",
-         lambda: flashcore.flash_attn_varlen_func(req(t(12, 4, d)), t(18, 2, d), t(18, 2, d), cu(5, 7), cu(6, 12),
-                                                  7, 12)),
-    ]
-
-
-@pytest.mark.parametrize("d", FWD_ONLY_SAMPLE)
-def test_forward_only_head_dims_refuse_a_call_that_needs_gradients(d):
-    """Refused by the checks, before the device check and before anything runs."""
-    for fn, call in _fwd_only_calls(d, grad=True):
-        with pytest.raises(ValueError, match=grad_message(fn, d)):
-            call()
-
-
-@pytest.mark.parametrize("d", FWD_ONLY_SAMPLE)
-def test_forward_only_head_dims_pass_the_checks_without_gradients(d):
-    for fn, call in _fwd_only_calls(d, grad=False):
-        with pytest.raises(ValueError, match="%s: q, k and v must be CUDA tensors" % fn):
-            call()
-    with torch.no_grad():  # inputs that require grad, but autograd records nothing
-        for fn, call in _fwd_only_calls(d, grad=True):
-            with pytest.raises(ValueError, match="%s: q, k and v must be CUDA tensors" % fn):
-                call()
-
-
-def test_forward_only_head_dim_recorded_by_autograd_fails_at_the_forward():
-    """A direct torch.ops call skips the entry points' checks: autograd's setup fails it, not the backward."""
-    q = torch.empty(2, 17, 4, 192, device="meta", dtype=torch.bfloat16, requires_grad=True)
-    k = torch.empty(2, 33, 4, 192, device="meta", dtype=torch.bfloat16)
-    with pytest.raises(ValueError, match=grad_message("flashcore::attention_fwd", 192)):
-        torch.ops.flashcore.attention_fwd(q, k, k, True, 192 ** -0.5, False)
-    with torch.no_grad():
-        out, lse, _ = torch.ops.flashcore.attention_fwd(q, k, k, True, 192 ** -0.5, False)
-    assert out.shape == (2, 17, 4, 192) and lse.shape == (2, 4, 17)
-
-
-@pytest.mark.parametrize("arch, runs", [("sm90a", True), ("sm80", False), ("sm89", False), ("sm80_ptx", False)])
-def test_forward_only_head_dims_launch_only_on_sm90a(monkeypatch, arch, runs):
-    launched = []
-    monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(fwd=lambda *a: launched.append(a)))
-    monkeypatch.setattr(_attention, "_arch_for", lambda device: arch)
-    monkeypatch.setattr(_attention, "_raw_stream", lambda device: 0)
-    for d in FWD_ONLY_SAMPLE:
-        q, k = t(2, 16, 4, d), t(2, 24, 4, d)
-        out, lse = q.clone(), torch.zeros(2, 4, 16)
-        if runs:
-            _attention._launch(q, k, k, out, lse, True, d ** -0.5)
-            assert launched[-1][1] == "sm90a" and launched[-1][12] == d  # the call's head dim
-        else:
-            with pytest.raises(ValueError, match=r"^flashcore.attention: head_dim %d runs only on the sm90a kernels "
-                                                 r"\(head dims 136 to 256: a forward-only prototype\); this GPU runs "
-                                                 r"the %s kernels, which take head_dim a multiple of 8 from 8 to "
-                                                 r"128$" % (d, arch)):
-                _attention._launch(q, k, k, out, lse, True, d ** -0.5)
-    assert len(launched) == (len(FWD_ONLY_SAMPLE) if runs else 0)
 
 
 # --- the accepted set reaches the device check (no GPU here) ------------------------------------
@@ -272,7 +181,7 @@ def test_check_inputs_returns_the_real_head_dims_scale(monkeypatch):
 
 # --- fake (meta) implementations give the real head dim's shapes ---------------------------------
 
-@pytest.mark.parametrize("d", (40, 80, 96, 120))
+@pytest.mark.parametrize("d", (40, 80, 96, 120, 192, 200, 256))
 def test_fwd_fake_impl_shapes_follow_the_head_dim(d):
     q = torch.empty(2, 17, 8, d, device="meta", dtype=torch.bfloat16)
     k = torch.empty(2, 33, 2, d, device="meta", dtype=torch.bfloat16)
@@ -288,7 +197,7 @@ def test_fwd_fake_impl_shapes_follow_the_head_dim(d):
     assert out.shape == (40, 8, d) and lse.shape == (8, 40)
 
 
-@pytest.mark.parametrize("d", (40, 80, 96, 120))
+@pytest.mark.parametrize("d", (40, 80, 96, 120, 192, 200, 256))
 def test_bwd_fake_impl_shapes_follow_the_head_dim(d):
     q = torch.empty(2, 5, 8, d, device="meta", dtype=torch.float16)
     k = torch.empty(2, 9, 2, d, device="meta", dtype=torch.float16)
@@ -299,7 +208,7 @@ def test_bwd_fake_impl_shapes_follow_the_head_dim(d):
     assert (dq.shape, dk.shape, dv.shape, dsink.shape) == (q.shape, k.shape, k.shape, (8,))
 
 
-@pytest.mark.parametrize("d", (8, 40, 80, 96, 120))
+@pytest.mark.parametrize("d", (8, 40, 80, 96, 120, 200, 256))
 def test_autograd_on_meta_gives_gradients_of_the_head_dim(d):
     q = torch.empty(2, 17, 4, d, device="meta", dtype=torch.bfloat16, requires_grad=True)
     k = torch.empty(2, 33, 4, d, device="meta", dtype=torch.bfloat16, requires_grad=True)
@@ -326,7 +235,8 @@ def test_make_fx_traces_a_head_dim_80_step():
 
 # --- what reaches the extension (a recorder stands in for it: no GPU) -----------------------------
 
-@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (120, 128), (128, 128)])
+@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (120, 128), (128, 128), (136, 256),
+                                      (192, 256), (256, 256)])
 def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(monkeypatch, d, width):
     """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h); dq/dk/dv, the
     head_dim argument and the strides are the call's."""
@@ -385,37 +295,19 @@ def test_extension_rejects_a_head_dim_that_is_not_a_positive_multiple_of_8(d):
         _C.fwd(**_fwd_args(head_dim=d))
 
 
-@pytest.mark.parametrize("d", FWD_ONLY_SAMPLE + REJECTED_TOO_LARGE)
-def test_extension_names_the_missing_kernel_above_128(d):
+@pytest.mark.parametrize("d", REJECTED_TOO_LARGE)
+def test_extension_names_the_missing_kernel_above_256(d):
     from flashcore import _C
-    for arch in ("sm80", "sm89", "sm80_ptx"):
-        with pytest.raises(ValueError, match=r"no forward kernel compiled for arch=%s dtype=bf16 head_dim=%d causal "
-                                             r"\(a head dim runs on the smallest compiled head dim >= it" % (arch, d)):
-            _C.fwd(**_fwd_args(arch=arch, dtype="bf16", head_dim=d, causal=True))
-    if d > 256:
-        with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=fp16 head_dim=%d" % d):
-            _C.fwd(**_fwd_args(head_dim=d))
-
-
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("d", FWD_ONLY_SAMPLE)
-def test_extension_has_no_backward_above_128(arch, d):
-    from flashcore import _C
-    strides = (d, d, d)
-    args = dict(device=0, arch=arch, dtype="fp16", q=0, k=0, v=0, o=0, dout=0, lse=0, dlse=0, dq=0, dk=0, dv=0,
-                dsum=0, dq_accum=0, dq_semaphore=0, dq_semaphore_count=0, batch=1, heads=1, seqlen_q=1, seqlen_k=1,
-                head_dim=d, q_strides=strides, k_strides=strides, v_strides=strides, o_strides=strides,
-                do_strides=strides, dq_strides=strides, dk_strides=strides, dv_strides=strides, softmax_scale=0.1,
-                causal=False, deterministic=False, stream=0)
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=%s dtype=fp16 head_dim=%d" % (arch, d)):
-        _C.bwd(**args)
+    with pytest.raises(ValueError, match=r"no forward kernel compiled for arch=sm80 dtype=bf16 head_dim=%d causal "
+                                         r"\(a head dim runs on the smallest compiled head dim >= it" % d):
+        _C.fwd(**_fwd_args(arch="sm80", dtype="bf16", head_dim=d, causal=True))
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU error path")
-@pytest.mark.parametrize("arch, d", [(a, d) for a in ARCHS for d in ODD] + [("sm90a", d) for d in FWD_ONLY_SAMPLE])
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("d", ODD)
 def test_extension_finds_a_kernel_for_every_odd_head_dim(arch, d):
-    """No GPU here: a launch that found its kernel fails with CUDA's error, not flashcore's lookup error
-    (the forward-only head dims: the sm90a forward's 192 and 256)."""
+    """No GPU here: a launch that found its kernel fails with CUDA's error, not flashcore's lookup error."""
     from flashcore import _C
     with pytest.raises(RuntimeError, match=r"flashcore: forward kernel launch failed: cuda\w+"):
         _C.fwd(**_fwd_args(arch=arch, head_dim=d))

@@ -33,9 +33,9 @@ flags.DEFINE_multi_string("sm90a_bwd_lib", [], "archives of the sm90a backward k
 flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causal) must have a Hopper kernel")
 
 DTYPES = ("fp16", "bf16")
-HEAD_DIMS = (64, 128)
-# The sm90a forward alone also has 192 and 256 (kernels/BUILD.bazel SM90A_FWD_WIDE_HEAD_DIMS).
-SM90A_FWD_HEAD_DIMS = HEAD_DIMS + (192, 256)
+HEAD_DIMS = (64, 128, 256)
+# The sm90a forward also has 192 (kernels/BUILD.bazel FWD_HEAD_DIMS).
+SM90A_FWD_HEAD_DIMS = (64, 128, 192, 256)
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")

@@ -12,9 +12,7 @@ from typing import Optional
 
 import torch
 
-from flashcore._checks import SUPPORTED_HEAD_DIMS  # every multiple of 8 from 8 to 128
-from flashcore._checks import (FWD_ONLY_ARCHS, MAX_HEAD_DIM, check_head_dim, forward_only_arch_error,
-                               forward_only_grad_error)
+from flashcore._checks import SUPPORTED_HEAD_DIMS, head_dim_error  # every multiple of 8 from 8 to 256
 
 try:
     from flashcore import _C
@@ -191,7 +189,8 @@ def _check_inputs(q, k, v, causal, softmax_scale) -> float:
     if k.shape[1] != v.shape[1]:
         raise ValueError("flashcore.attention: k and v must have one seqlen, got k %d and v %d"
                          % (k.shape[1], v.shape[1]))
-    check_head_dim("flashcore.attention", head_dim, q, k, v)
+    if head_dim not in SUPPORTED_HEAD_DIMS:
+        raise ValueError(head_dim_error("flashcore.attention", head_dim))
     if batch > _GRID_LIMIT or heads > _GRID_LIMIT:
         raise ValueError("flashcore.attention: batch and heads must each be <= %d, got batch %d, heads %d"
                          % (_GRID_LIMIT, batch, heads))
@@ -283,11 +282,8 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, out_resid=Non
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
     device = q.get_device()
-    arch = _arch_for(device)
-    if head_dim > MAX_HEAD_DIM and arch not in FWD_ONLY_ARCHS:  # a forward-only head dim (_checks)
-        raise ValueError(forward_only_arch_error("flashcore.attention", head_dim, arch))
     # Positional (pybind11 keyword matching costs microseconds per call); order as in _C.fwd.
-    _C.fwd(device, arch, _DTYPE_NAMES[q.dtype],
+    _C.fwd(device, _arch_for(device), _DTYPE_NAMES[q.dtype],
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
            f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
            f.strides(q), f.strides(k), f.strides(v), f.strides(out),
@@ -347,11 +343,6 @@ _FEATURE_ARGS = ("window_left", "window_right", "softcap", "sink", "cu_seqlens_q
 
 def _setup_context(ctx, inputs, output):
     q, k, v, causal, softmax_scale = inputs[:5]
-    if q.shape[-1] > MAX_HEAD_DIM:
-        # Autograd is recording a forward-only head dim (the public entry points refuse it before
-        # the forward runs; this catches a direct torch.ops.flashcore.attention_fwd call): fail
-        # now rather than in a backward that has no kernel.
-        raise ValueError(forward_only_grad_error("flashcore::attention_fwd", q.shape[-1]))
     deterministic = inputs[5] if len(inputs) > 5 else False
     features = dict(zip(_FEATURE_ARGS, inputs[6:]))
     out, lse, out_resid = output
@@ -502,9 +493,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     """FlashAttention forward, differentiable in q, k and v (and through the returned lse).
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads, head_dim); CUDA,
-    float16 or bfloat16, head_dim a multiple of 8 from 8 to 128 (SUPPORTED_HEAD_DIMS: 64 and 128
-    have kernels, the others run on the next one up with predicated loads and stores; 136 to 256
-    run forward only, without gradients, on sm90a/Hopper -- a prototype), unit stride on head_dim. causal masks are aligned
+    float16 or bfloat16, head_dim a multiple of 8 from 8 to 256 (SUPPORTED_HEAD_DIMS: 64, 128 and
+    256 have kernels -- and 192 in the Hopper forward -- the others run on the next one up with
+    predicated loads and stores), unit stride on head_dim. causal masks are aligned
     bottom-right. softmax_scale defaults to 1/sqrt(head_dim). Returns out (batch, seqlen_q, heads,
     head_dim) in the input dtype, and with return_lse=True also the natural-log log-sum-exp
     (batch, heads, seqlen_q) in float32 (-inf for a query row that sees no key; its out is 0).

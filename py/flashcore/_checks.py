@@ -14,24 +14,16 @@ from __future__ import annotations
 import math
 import torch
 
-# Head dims: kernels are instantiated for KERNEL_HEAD_DIMS (kernels/BUILD.bazel HEAD_DIMS; a CPU test
-# keeps the two equal) and each also runs every smaller multiple of 8 (16-byte rows), loading and
-# storing only the call's columns -- never a padded copy of the inputs (kernels/flash_fwd_api.h). A
-# call runs on the smallest instantiated head dim >= its own.
-KERNEL_HEAD_DIMS = (64, 128)
+# Head dims: kernels are instantiated for KERNEL_HEAD_DIMS on every arch, forward and backward
+# (kernels/BUILD.bazel HEAD_DIMS and FWD_HEAD_DIMS; a CPU test keeps them equal; the sm90a forward
+# also has 192, which only the extension's registry needs to know), and each also runs every
+# smaller multiple of 8 (16-byte rows), loading and storing only the call's columns -- never a
+# padded copy of the inputs (kernels/flash_fwd_api.h). A call runs on the smallest instantiated
+# head dim >= its own (_C.kernel_head_dim answers per arch and pass).
+KERNEL_HEAD_DIMS = (64, 128, 256)
 MAX_HEAD_DIM = KERNEL_HEAD_DIMS[-1]
 HEAD_DIM_MULTIPLE = 8
 SUPPORTED_HEAD_DIMS = tuple(range(HEAD_DIM_MULTIPLE, MAX_HEAD_DIM + 1, HEAD_DIM_MULTIPLE))
-# Forward-only head dims (a prototype, branch hd256-fwd: compiled, not yet verified on a GPU). The
-# sm90a forward alone also has FWD_ONLY_KERNEL_HEAD_DIMS (kernels/BUILD.bazel
-# SM90A_FWD_WIDE_HEAD_DIMS); every multiple of 8 above 128 up to 256 runs on the next one up. No
-# backward and no other arch has them: a call that would need gradients is refused before anything
-# runs (check_forward_only), and a call on another arch when it launches (_attention._launch).
-FWD_ONLY_KERNEL_HEAD_DIMS = (192, 256)
-FWD_ONLY_ARCHS = ("sm90a",)
-MAX_FWD_ONLY_HEAD_DIM = FWD_ONLY_KERNEL_HEAD_DIMS[-1]
-FWD_ONLY_HEAD_DIMS = tuple(range(MAX_HEAD_DIM + HEAD_DIM_MULTIPLE, MAX_FWD_ONLY_HEAD_DIM + 1, HEAD_DIM_MULTIPLE))
-_FWD_ONLY_RANGE = "%d to %d" % (FWD_ONLY_HEAD_DIMS[0], FWD_ONLY_HEAD_DIMS[-1])
 _LOW_PRECISION = (torch.float16, torch.bfloat16)
 _GRID_LIMIT = 65535
 
@@ -43,45 +35,17 @@ def _is_int(x) -> bool:
 
 
 def head_dim_error(fn, head_dim) -> str:
-    """The message for a head dim no kernel takes; it names the supported set."""
+    """The message for a head dim the kernels do not take; it names the supported set."""
     why = ""
-    if head_dim > MAX_FWD_ONLY_HEAD_DIM and head_dim % HEAD_DIM_MULTIPLE == 0:
-        why = " (head dims above %d have no kernels)" % MAX_FWD_ONLY_HEAD_DIM
-    return "%s: head_dim must be a multiple of %d from %d to %d (%s: forward only, without gradients, on " \
-        "sm90a/Hopper), got %d%s" % (fn, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, _FWD_ONLY_RANGE,
-                                      head_dim, why)
-
-
-def forward_only_grad_error(fn, head_dim) -> str:
-    """A forward-only head dim in a call that would need gradients."""
-    return ("%s: head_dim %d has a forward kernel only (head dims %s: sm90a/Hopper, no backward yet); a call "
-            "that needs gradients takes head_dim a multiple of %d from %d to %d. Run this one under "
-            "torch.no_grad() (or with inputs that do not require grad)"
-            % (fn, head_dim, _FWD_ONLY_RANGE, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM))
-
-
-def forward_only_arch_error(fn, head_dim, arch) -> str:
-    """A forward-only head dim on a kernel library that does not have it."""
-    return ("%s: head_dim %d runs only on the %s kernels (head dims %s: a forward-only prototype); this GPU "
-            "runs the %s kernels, which take head_dim a multiple of %d from %d to %d"
-            % (fn, head_dim, "/".join(FWD_ONLY_ARCHS), _FWD_ONLY_RANGE, arch, HEAD_DIM_MULTIPLE,
-               HEAD_DIM_MULTIPLE, MAX_HEAD_DIM))
-
-
-def check_head_dim(fn, head_dim, *grad_inputs):
-    """head_dim is a supported one; a forward-only one (above MAX_HEAD_DIM) only where autograd will
-    not record the call (grad_inputs: the differentiable inputs, None allowed)."""
-    if head_dim in SUPPORTED_HEAD_DIMS:
-        return
-    if head_dim not in FWD_ONLY_HEAD_DIMS:
-        raise ValueError(head_dim_error(fn, head_dim))
-    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in grad_inputs):
-        raise ValueError(forward_only_grad_error(fn, head_dim))
+    if head_dim > MAX_HEAD_DIM and head_dim % HEAD_DIM_MULTIPLE == 0:
+        why = " (head dims above %d have no kernels)" % MAX_HEAD_DIM
+    return "%s: head_dim must be a multiple of %d from %d to %d, got %d%s" % (
+        fn, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, head_dim, why)
 
 
 def kernel_head_dim(head_dim) -> int:
     """The instantiated head dim a supported head dim runs on (the smallest one >= it)."""
-    return next(d for d in KERNEL_HEAD_DIMS + FWD_ONLY_KERNEL_HEAD_DIMS if d >= head_dim)
+    return next(d for d in KERNEL_HEAD_DIMS if d >= head_dim)
 
 
 def check_tensor(fn, name, t, dims, strides=True):
@@ -135,7 +99,8 @@ def check_qkv(fn, q, k, v, varlen):
     if heads % heads_kv:
         raise ValueError("%s: q's heads (%d) must be a multiple of k/v's heads (%d) (grouped-query attention)"
                          % (fn, heads, heads_kv))
-    check_head_dim(fn, head_dim, q, k, v)
+    if head_dim not in SUPPORTED_HEAD_DIMS:
+        raise ValueError(head_dim_error(fn, head_dim))
     for name, t in (("q", q), ("k", k), ("v", v)):
         check_layout(fn, name, t)
     if heads > _GRID_LIMIT or (not varlen and q.shape[0] > _GRID_LIMIT):
@@ -200,9 +165,8 @@ def check_unsupported(fn, dropout_p, alibi_slopes):
                                   % fn)
 
 
-def check_sink(fn, sink, heads, device, head_dim=None):
-    """learnable_sink: a floating (heads,) tensor on q's device, or None. With head_dim: a sink that
-    requires grad also makes a forward-only head dim a training call (check_head_dim)."""
+def check_sink(fn, sink, heads, device):
+    """learnable_sink: a floating (heads,) tensor on q's device, or None."""
     if sink is None:
         return
     if not isinstance(sink, torch.Tensor):
@@ -214,8 +178,6 @@ def check_sink(fn, sink, heads, device, head_dim=None):
                          % (fn, heads, tuple(sink.shape)))
     if sink.device != device:
         raise ValueError("%s: learnable_sink must be on q's device %s, got %s" % (fn, device, sink.device))
-    if head_dim is not None:
-        check_head_dim(fn, head_dim, sink)
 
 
 def check_index_vector(fn, name, t, length, device):

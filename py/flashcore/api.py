@@ -42,7 +42,7 @@ def _dense(fn, q, k, v, dropout_p, softmax_scale, causal, window_size, softcap, 
     window = _checks.check_window(fn, window_size)
     softcap = _checks.check_softcap(fn, softcap)
     scale = _checks.check_scale(fn, softmax_scale, head_dim)
-    _checks.check_sink(fn, learnable_sink, heads, q.device, head_dim)
+    _checks.check_sink(fn, learnable_sink, heads, q.device)
     _checks.check_device(fn, q)
     return attention_core(q, k, v, softmax_scale=scale, causal=causal, window_size=window, softcap=softcap,
                           sink=learnable_sink, deterministic=deterministic)
@@ -54,8 +54,8 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads_kv, head_dim) with heads
     a multiple of heads_kv (GQA/MQA: query head h reads k/v head h // (heads // heads_kv), never a
-    repeated copy). CUDA float16/bfloat16, head_dim a multiple of 8 from 8 to 128 (136 to 256:
-    forward only, without gradients, on sm90a/Hopper -- a prototype), unit stride on head_dim.
+    repeated copy). CUDA float16/bfloat16, head_dim a multiple of 8 from 8 to 256, unit stride on
+    head_dim.
     softmax_scale: default 1/sqrt(head_dim). causal: bottom-right aligned mask (FlashAttention
     >= 2.1). window_size (left, right): query i sees keys j with
     i + seqlen_k - seqlen_q - left <= j <= i + seqlen_k - seqlen_q + right; -1 is unbounded and
@@ -134,7 +134,7 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     window = _checks.check_window(fn, window_size)
     softcap = _checks.check_softcap(fn, softcap)
     scale = _checks.check_scale(fn, softmax_scale, head_dim)
-    _checks.check_sink(fn, learnable_sink, heads, q.device, head_dim)
+    _checks.check_sink(fn, learnable_sink, heads, q.device)
     _checks.check_device(fn, q)
     _checks.check_lengths_on_device(fn, q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k)
     out, lse = attention_core(q, k, v, softmax_scale=scale, causal=causal, window_size=window, softcap=softcap,
