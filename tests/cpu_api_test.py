@@ -32,16 +32,24 @@ def test_interpreter_is_the_project_venv():
         "tests must run on the venv made from tools/python/requirements.lock, got %s" % sys.prefix)
 
 
+# The backward's instantiated head dims above 128 (kernels/BUILD.bazel BWD_WIDE_HEAD_DIMS), every arch.
+BWD_WIDE_KERNEL_HEAD_DIMS = (256,)
+
+
 def test_build_info_lists_every_compiled_kernel():
     info = flashcore.build_info()
     got = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["kernels"]}
     # The instantiated head dims; every other multiple of 8 up to 128 runs on the next one up.
     assert _checks.KERNEL_HEAD_DIMS == (64, 128)
-    want_bwd = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in _checks.KERNEL_HEAD_DIMS
+    # The backward also has 256 in every library (kernels/BUILD.bazel BWD_WIDE_HEAD_DIMS; the Python
+    # side does not route training calls to it yet).
+    want_bwd = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16")
+                for d in _checks.KERNEL_HEAD_DIMS + BWD_WIDE_KERNEL_HEAD_DIMS for c in (False, True)}
+    want_fwd = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in _checks.KERNEL_HEAD_DIMS
                 for c in (False, True)}
     # The sm90a forward alone also has the forward-only head dims (192, 256).
     assert _checks.FWD_ONLY_KERNEL_HEAD_DIMS == (192, 256) and _checks.FWD_ONLY_ARCHS == ("sm90a",)
-    want = want_bwd | {("sm90a", t, d, c) for t in ("fp16", "bf16") for d in _checks.FWD_ONLY_KERNEL_HEAD_DIMS
+    want = want_fwd | {("sm90a", t, d, c) for t in ("fp16", "bf16") for d in _checks.FWD_ONLY_KERNEL_HEAD_DIMS
                        for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
@@ -503,14 +511,15 @@ def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
                                          r"got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=136"):
-        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=136))
+    # Every backward library has 256 (136..256 run on it), nothing above.
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=264"):
+        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=264))
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 0"):
         _C.bwd(**_bwd_args(head_dim=0))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.bwd(**_bwd_args(dtype="fp32"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):
-        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=256, causal=True))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=264 causal"):
+        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=264, causal=True))
 
 
 # --- the float64 reference itself, against torch's math SDPA (float64, CPU) ----------------
