@@ -566,7 +566,8 @@ cudaError_t launch_main(const BwdParams& params, cudaStream_t stream) {
 
 // Experimental, opt-in, sm90a only, for A/B measurement: FLASHCORE_BWD_SM90_BLOCK_N=128 runs the
 // main kernel with 128-key CTAs of 8 warps (Q/dO loads and dQ atomics per key halved, one CTA
-// per SM) instead of 64 keys and 4 warps. Read once per process.
+// per SM) instead of 64 keys and 4 warps. Head dims <= 128 only (at 256 two stages of
+// 128 keys do not fit 227 KiB). Read once per process.
 inline bool sm90_wide_tiles_requested() {
   static const bool requested = [] {
     const char* e = std::getenv("FLASHCORE_BWD_SM90_BLOCK_N");
