@@ -496,14 +496,15 @@ def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
                                          r"got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
+    # Every backward library has 256 (136..256 run on it), nothing above.
     with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=264"):
         _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=264))
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 0"):
         _C.bwd(**_bwd_args(head_dim=0))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.bwd(**_bwd_args(dtype="fp32"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):
-        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=256, causal=True))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=264 causal"):
+        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=264, causal=True))
 
 
 # --- the float64 reference itself, against torch's math SDPA (float64, CPU) ----------------
