@@ -135,7 +135,7 @@ def _run_backend(rec, backend, inp, shape, ref, config):
     except Exception as e:  # noqa: BLE001
         entry["error"] = _error_text(e)
         return
-    if config.kernel_timing and mode in KERNEL_TIMED_MODES:
+    if config.kernel_timing and config.mode in KERNEL_TIMED_MODES:
         try:
             set_graph_timing(rec, backend, graph_time_ms(backend, fn, config.rep_ms))
         except Exception as e:  # noqa: BLE001 - recorded beside the other timings
