@@ -55,7 +55,8 @@ constexpr size_t bwd_smem_bytes(BwdTileShape t, int head_dim) {
 constexpr BwdTileShape bwd_tile_shape(Arch arch, int head_dim) {
   const int stages = arch == Arch::kSm90a ? 2 : 1;
   if (head_dim <= 128) return BwdTileShape{64, 4, stages, head_dim, false};
-  if (arch == Arch::kSm80 || arch == Arch::kSm90a) return BwdTileShape{64, 4, stages, 128, false};
+  if (arch == Arch::kSm90a) return BwdTileShape{128, 8, 1, 128, false};
+  if (arch == Arch::kSm80) return BwdTileShape{64, 4, stages, 128, false};
   return BwdTileShape{32, 2, 1, 128, true};
 }
 
