@@ -46,7 +46,10 @@ constexpr size_t bwd_smem_bytes(BwdTileShape t, int head_dim) {
 //     1 on sm80 / sm89 (a second stage costs A100 d128 a CTA per SM and does not fit Ada at d128).
 //   head_dim 256:
 //     sm80:  64 keys, 4 warps, 1 stage: 137.5 KiB (of 163), one CTA per SM.
-//     sm90a: 64 keys, 4 warps, 2 stages: 202 KiB (of 227), one CTA per SM.
+//     sm90a: 128 keys, 8 warps, 1 stage: 215.5 KiB (of 227), one CTA per SM of 8 warps (255
+//       registers each, all of the register file). Measured on an H100 (bf16, paper grid):
+//       1.42-1.59x the 64-key, 4-warp, 2-stage shape (202 KiB, 4 warps per SM) -- the kernel is
+//       latency-bound there; still 0.37-0.48x cuDNN (docs/results/2026-11-23-h100-wide.md).
 //     sm89, sm80_ptx: 99 KiB. 64 keys are 128 KiB of K, V, Q, dO alone; 32 keys (2 warps) with dS^T
 //       in its own tile are 101 KiB, 2 KiB over, so dS^T goes over dO's tile (dO is last read by
 //       dP^T = V dO^T, before dS^T exists; one more barrier per step): 96.5 KiB, one 64-thread CTA
