@@ -35,15 +35,16 @@ def test_interpreter_is_the_project_venv():
 def test_build_info_lists_every_compiled_kernel():
     info = flashcore.build_info()
     got = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["kernels"]}
-    # The instantiated head dims; every other multiple of 8 up to 128 runs on the next one up.
-    assert _checks.KERNEL_HEAD_DIMS == (64, 128)
-    want = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in _checks.KERNEL_HEAD_DIMS
-            for c in (False, True)}
+    # The instantiated head dims; every other multiple of 8 up to 256 runs on the next one up.
+    assert _checks.KERNEL_HEAD_DIMS == (64, 128, 256)
+    want_bwd = {(a, t, d, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for d in _checks.KERNEL_HEAD_DIMS
+                for c in (False, True)}
+    # The sm90a forward also has 192 (kernels/BUILD.bazel FWD_HEAD_DIMS).
+    want = want_bwd | {("sm90a", t, 192, c) for t in ("fp16", "bf16") for c in (False, True)}
     assert got == want
     assert len(info["kernels"]) == len(want)  # registered once each
     got_bwd = {(k["arch"], k["dtype"], k["head_dim"], k["causal"]) for k in info["bwd_kernels"]}
     # The backward has the same libraries as the forward, the portable PTX one included.
-    want_bwd = want
     assert got_bwd == want_bwd
     assert len(info["bwd_kernels"]) == len(want_bwd)
     assert info["cuda_runtime_version"] == 13000
@@ -83,10 +84,10 @@ def call(q=None, k=None, v=None, **kw):
     (dict(v=t(2, 24, 5, 64)), ValueError, "v has 5 heads but q has 4"),
     (dict(k=t(2, 24, 4, 128)), ValueError, "k has head_dim 128 but q has 64"),
     (dict(v=t(2, 23, 4, 64)), ValueError, "k and v must have one seqlen"),
-    (dict(q=t(2, 16, 4, 136), k=t(2, 24, 4, 136), v=t(2, 24, 4, 136)), ValueError,
-     "head_dim must be a multiple of 8 from 8 to 128, got 136"),
+    (dict(q=t(2, 16, 4, 264), k=t(2, 24, 4, 264), v=t(2, 24, 4, 264)), ValueError,
+     "head_dim must be a multiple of 8 from 8 to 256, got 264"),
     (dict(q=t(2, 16, 4, 12), k=t(2, 24, 4, 12), v=t(2, 24, 4, 12)), ValueError,
-     "head_dim must be a multiple of 8 from 8 to 128, got 12"),
+     "head_dim must be a multiple of 8 from 8 to 256, got 12"),
     (dict(q=t(2, 16, 4, 128)[..., ::2]), ValueError, "q has head_dim 64|q must be contiguous in its last"),
     (dict(q=t(2, 16, 4, 64, 2)[..., 0]), ValueError, r"q must be contiguous in its last \(head_dim\) dimension"),
     (dict(q=t(2, 0, 4, 64)), ValueError, "q is empty"),
@@ -463,8 +464,8 @@ def test_extension_rejects_unknown_arch_dtype_and_kernel():
             _C.fwd(**_fwd_args(arch=bad))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.fwd(**_fwd_args(dtype="fp32"))
-    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=136"):
-        _C.fwd(**_fwd_args(dtype="bf16", head_dim=136))
+    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=bf16 head_dim=264"):
+        _C.fwd(**_fwd_args(dtype="bf16", head_dim=264))
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 12"):
         _C.fwd(**_fwd_args(head_dim=12))
 
@@ -495,14 +496,15 @@ def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
     with pytest.raises(ValueError, match=r"arch must be one of sm80, sm89, sm90a, sm80_ptx \(portable PTX\), "
                                          r"got 'sm75'"):
         _C.bwd(**_bwd_args(arch="sm75"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=136"):
-        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=136))
+    # Every backward library has 256 (136..256 run on it), nothing above.
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80_ptx dtype=fp16 head_dim=264"):
+        _C.bwd(**_bwd_args(arch="sm80_ptx", dtype="fp16", head_dim=264))
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 0"):
         _C.bwd(**_bwd_args(head_dim=0))
     with pytest.raises(ValueError, match="dtype must be 'fp16' or 'bf16'"):
         _C.bwd(**_bwd_args(dtype="fp32"))
-    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=256 causal"):
-        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=256, causal=True))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=264 causal"):
+        _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=264, causal=True))
 
 
 # --- the float64 reference itself, against torch's math SDPA (float64, CPU) ----------------

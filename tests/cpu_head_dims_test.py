@@ -1,5 +1,6 @@
-"""CPU suite for the head dims (issue 15, item 2; no GPU): every multiple of 8 from 8 to 128 is
-accepted and runs on the next instantiated head dim (64 or 128) with predicated loads and stores;
+"""CPU suite for the head dims (issue 15; no GPU): every multiple of 8 from 8 to 256 is accepted and
+runs on the next instantiated head dim (64, 128 or 256; the sm90a forward also has 192) with
+predicated loads and stores;
 anything else raises a ValueError naming the supported set. Checked here: the validation errors
 of every entry point, the accepted set, the default softmax scale 1/sqrt(head_dim), the fake
 (meta) implementations' output shapes, the extension's choice of instantiation (kernel_head_dim
@@ -15,11 +16,11 @@ import flashcore
 from flashcore import _attention, _backward, _checks, api
 
 ARCHS = ("sm80", "sm89", "sm90a", "sm80_ptx")
-ACCEPTED = tuple(range(8, 129, 8))
+ACCEPTED = tuple(range(8, 257, 8))
 # Head dims the brief names for the odd multiples of 8 (Phi-2 80, Phi-3 96, ...).
-ODD = (8, 40, 72, 80, 96, 120)
+ODD = (8, 40, 72, 80, 96, 120, 136, 200, 248)
 REJECTED_NOT_MULTIPLE = (4, 12, 20, 100, 127)
-REJECTED_TOO_LARGE = (136, 192, 256)
+REJECTED_TOO_LARGE = (264, 320, 512)
 
 
 def t(*shape, dtype=torch.float16, device="cpu"):
@@ -31,28 +32,32 @@ def cu(*lengths):
 
 
 def message(fn, d):
-    msg = "%s: head_dim must be a multiple of 8 from 8 to 128, got %d" % (fn, d)
-    if d > 128 and d % 8 == 0:
-        msg += " (head dims above 128 have no kernels yet)"
+    msg = "%s: head_dim must be a multiple of 8 from 8 to 256, got %d" % (fn, d)
+    if d > 256 and d % 8 == 0:
+        msg += " (head dims above 256 have no kernels)"
     return "^" + msg.replace("(", r"\(").replace(")", r"\)") + "$"
 
 
 # --- the supported set -------------------------------------------------------------------------
 
-def test_supported_head_dims_are_every_multiple_of_8_up_to_128():
+def test_supported_head_dims_are_every_multiple_of_8_up_to_256():
     assert flashcore.SUPPORTED_HEAD_DIMS == _checks.SUPPORTED_HEAD_DIMS == ACCEPTED
     assert _attention.SUPPORTED_HEAD_DIMS is _checks.SUPPORTED_HEAD_DIMS
-    assert _checks.KERNEL_HEAD_DIMS == (64, 128) and _checks.MAX_HEAD_DIM == 128
+    assert _checks.KERNEL_HEAD_DIMS == (64, 128, 256) and _checks.MAX_HEAD_DIM == 256
 
 
 def test_kernel_head_dims_are_the_instantiated_ones():
-    """Python's KERNEL_HEAD_DIMS is what the build instantiated, per (arch, dtype, causal), both passes."""
+    """Python's KERNEL_HEAD_DIMS is what the build instantiated, per (arch, dtype, causal), both passes;
+    the sm90a forward alone also has 192."""
     info = flashcore.build_info()
     for key in ("kernels", "bwd_kernels"):
         per_family = {}
         for k in info[key]:
             per_family.setdefault((k["arch"], k["dtype"], k["causal"]), set()).add(k["head_dim"])
-        assert per_family and all(dims == set(_checks.KERNEL_HEAD_DIMS) for dims in per_family.values()), key
+        assert len(per_family) == len(ARCHS) * 4, key
+        for (arch, _, _), dims in per_family.items():
+            extra = {192} if key == "kernels" and arch == "sm90a" else set()
+            assert dims == set(_checks.KERNEL_HEAD_DIMS) | extra, (key, arch)
 
 
 @pytest.mark.parametrize("backward", [False, True])
@@ -62,8 +67,11 @@ def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):
     for dtype in ("fp16", "bf16"):
         for causal in (False, True):
             got = {d: _C.kernel_head_dim(arch, dtype, d, causal, backward) for d in ACCEPTED}
-            assert got == {d: 64 if d <= 64 else 128 for d in ACCEPTED}
-            assert all(got[d] == _checks.kernel_head_dim(d) for d in ACCEPTED)
+            with_192 = arch == "sm90a" and not backward
+            assert got == {d: 64 if d <= 64 else 128 if d <= 128 else 192 if d <= 192 and with_192 else 256
+                           for d in ACCEPTED}
+            if not with_192:
+                assert all(got[d] == _checks.kernel_head_dim(d) for d in ACCEPTED)
             for d in REJECTED_NOT_MULTIPLE + REJECTED_TOO_LARGE + (0, -8):
                 assert _C.kernel_head_dim(arch, dtype, d, causal, backward) == 0, d
 
@@ -101,7 +109,7 @@ def test_head_dim_0_is_an_empty_tensor_error():
         flashcore.flash_attn_func(t(2, 16, 4, 0), t(2, 24, 4, 0), t(2, 24, 4, 0))
 
 
-@pytest.mark.parametrize("d", (40, 96, 136))
+@pytest.mark.parametrize("d", (40, 96, 136, 256))
 def test_kv_cache_keeps_64_and_128_and_says_so(d):
     with pytest.raises(ValueError, match=r"flashcore.flash_attn_with_kvcache: head_dim must be 64 or 128 for a KV "
                                          r"cache \(the KV-cache kernels are built for those two only; "):
@@ -173,7 +181,7 @@ def test_check_inputs_returns_the_real_head_dims_scale(monkeypatch):
 
 # --- fake (meta) implementations give the real head dim's shapes ---------------------------------
 
-@pytest.mark.parametrize("d", (40, 80, 96, 120))
+@pytest.mark.parametrize("d", (40, 80, 96, 120, 192, 200, 256))
 def test_fwd_fake_impl_shapes_follow_the_head_dim(d):
     q = torch.empty(2, 17, 8, d, device="meta", dtype=torch.bfloat16)
     k = torch.empty(2, 33, 2, d, device="meta", dtype=torch.bfloat16)
@@ -189,7 +197,7 @@ def test_fwd_fake_impl_shapes_follow_the_head_dim(d):
     assert out.shape == (40, 8, d) and lse.shape == (8, 40)
 
 
-@pytest.mark.parametrize("d", (40, 80, 96, 120))
+@pytest.mark.parametrize("d", (40, 80, 96, 120, 192, 200, 256))
 def test_bwd_fake_impl_shapes_follow_the_head_dim(d):
     q = torch.empty(2, 5, 8, d, device="meta", dtype=torch.float16)
     k = torch.empty(2, 9, 2, d, device="meta", dtype=torch.float16)
@@ -200,7 +208,7 @@ def test_bwd_fake_impl_shapes_follow_the_head_dim(d):
     assert (dq.shape, dk.shape, dv.shape, dsink.shape) == (q.shape, k.shape, k.shape, (8,))
 
 
-@pytest.mark.parametrize("d", (8, 40, 80, 96, 120))
+@pytest.mark.parametrize("d", (8, 40, 80, 96, 120, 200, 256))
 def test_autograd_on_meta_gives_gradients_of_the_head_dim(d):
     q = torch.empty(2, 17, 4, d, device="meta", dtype=torch.bfloat16, requires_grad=True)
     k = torch.empty(2, 33, 4, d, device="meta", dtype=torch.bfloat16, requires_grad=True)
@@ -227,7 +235,8 @@ def test_make_fx_traces_a_head_dim_80_step():
 
 # --- what reaches the extension (a recorder stands in for it: no GPU) -----------------------------
 
-@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (120, 128), (128, 128)])
+@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (120, 128), (128, 128), (136, 256),
+                                      (192, 256), (256, 256)])
 def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(monkeypatch, d, width):
     """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h); dq/dk/dv, the
     head_dim argument and the strides are the call's."""
@@ -287,7 +296,7 @@ def test_extension_rejects_a_head_dim_that_is_not_a_positive_multiple_of_8(d):
 
 
 @pytest.mark.parametrize("d", REJECTED_TOO_LARGE)
-def test_extension_names_the_missing_kernel_above_128(d):
+def test_extension_names_the_missing_kernel_above_256(d):
     from flashcore import _C
     with pytest.raises(ValueError, match=r"no forward kernel compiled for arch=sm80 dtype=bf16 head_dim=%d causal "
                                          r"\(a head dim runs on the smallest compiled head dim >= it" % d):

@@ -77,7 +77,7 @@ BAD = [
     (dict(q=torch.randn(2, 8, 128).bfloat16()), ValueError, "q must be 4-D"),
     (dict(q=torch.randn(2, 1, 8, 96).bfloat16()), ValueError,
      r"head_dim must be 64 or 128 for a KV cache \(the KV-cache kernels are built for those two only; "
-     r"flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 128\), got 96"),
+     r"flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256\), got 96"),
     (dict(k_cache=torch.zeros(2, 64, 2, 128).half()), TypeError, "k_cache must have q's dtype"),
     (dict(v_cache=torch.zeros(2, 64, 2, 128)), TypeError, "v_cache must be float16 or bfloat16"),
     (dict(k_cache=torch.zeros(2, 64, 3, 128).bfloat16(), v_cache=torch.zeros(2, 64, 3, 128).bfloat16()),

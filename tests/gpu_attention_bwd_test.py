@@ -203,10 +203,11 @@ def test_deterministic_grads_match_float64_reference(shape, causal, head_dim):
     check_grads(q, k, v, dout, causal, deterministic=True)
 
 
-# Head dims between the instantiations (issue 15): every multiple of 8 up to 128 runs on the 64 or
-# 128 kernels with zero-filled loads and predicated stores (dq_accum rows stay the kernel's
-# width). The same oracle over S=1, odd S, tile non-multiples, seqlen_q != seqlen_k both ways.
-ODD_HEAD_DIMS = [8, 40, 72, 80, 96, 120]
+# Head dims between the instantiations (issue 15): every multiple of 8 up to 256 runs on the 64,
+# 128 or 256 kernels with zero-filled loads and predicated stores (dq_accum rows stay the kernel's
+# width); 192 and 256 themselves are here too (256: the head-dim-split backward). The same oracle
+# over S=1, odd S, tile non-multiples, seqlen_q != seqlen_k both ways.
+ODD_HEAD_DIMS = [8, 40, 72, 80, 96, 120, 136, 192, 200, 256]
 ODD_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (1, 2, 300, 17), (1, 1, 1000, 1),
               (1, 4, 255, 511), (4, 16, 512, 512)]
 
@@ -317,7 +318,7 @@ def forced_ptx():
 
 @pytest.mark.parametrize("shape", PTX_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_ptx_grads_match_float64_reference(forced_ptx, shape, causal, head_dim, dtype):
     batch, heads, sq, sk = shape

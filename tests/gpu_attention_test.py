@@ -220,6 +220,48 @@ def test_odd_head_dim_public_api_default_scale_and_lse(head_dim):
     assert torch.equal(out2, out)
 
 
+# Head dims above 128 (issue 15 item 1): 256 on every arch, and 192 in the sm90a forward; every
+# multiple of 8 from 136 runs on the next one up (kernels/hopper/tile_policy.h,
+# kernels/sm80/tile_policy.h). The same oracle on this GPU's library and on the portable PTX one
+# (the sm80/sm89 code), the columns past head_dim, and the public API.
+WIDE_HEAD_DIMS = [136, 192, 200, 256]
+WIDE_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (1, 2, 300, 17), (1, 1, 1, 1000),
+               (1, 1, 1000, 1), (1, 4, 255, 511), (2, 2, 1000, 1000), (4, 16, 512, 512)]
+
+
+@pytest.mark.parametrize("forced_arch", [None] + PTX_ARCHS_FOR_GAPS, indirect=True)
+@pytest.mark.parametrize("shape", WIDE_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", WIDE_HEAD_DIMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_wide_head_dims_match_float64_reference(forced_arch, shape, causal, head_dim, dtype):
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
+                      seed=seed, flashcore=ours, torch_math=theirs))
+
+
+@pytest.mark.parametrize("forced_arch", [None] + PTX_ARCHS_FOR_GAPS, indirect=True)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", WIDE_HEAD_DIMS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_wide_head_dims_columns_past_head_dim(forced_arch, causal, head_dim, dtype):
+    for i, (b, h, sq, sk) in enumerate([(2, 3, 67, 131), (1, 2, 131, 67), (1, 2, 1, 77)]):
+        q, k, v = fresh_inputs(b, h, sq, sk, head_dim, dtype, 100 * head_dim + i)
+        check_columns_past_head_dim(q, k, v, causal)
+
+
+@pytest.mark.parametrize("head_dim", [192, 256])
+def test_wide_head_dims_public_api(head_dim):
+    q, k, v = fresh_inputs(2, 4, 133, 200, head_dim, torch.bfloat16, head_dim)
+    out, lse = flashcore.attention(q, k, v, causal=True, return_lse=True)
+    want_out, want_lse = run_poisoned(q, k, v, True, head_dim ** -0.5)
+    assert torch.equal(out, want_out) and torch.equal(lse, want_lse)
+    assert torch.equal(flashcore.flash_attn_func(q, k, v, causal=True), out)
+
+
 # The portable library on this GPU: the mma.sync code compiled to compute_80 PTX only, JIT-compiled
 # by the driver (what select_arch picks on GPUs newer than Hopper), forced by name here
 # (kernels/defs.bzl PTX_ARCHS).

@@ -67,6 +67,12 @@ def _configs():
     if phi is not None:
         cfgs["phi_d80"] = (phi(hidden_size=320, num_key_value_heads=4, partial_rotary_factor=0.4, **ids, **no_hd),
                            "sdpa", {})
+    # Gemma's head dim 256 (Gemma 2B/7B, 2, 3), with two heads over a 256 hidden size, as Gemma's
+    # projections allow: the 256 kernels (sm90a forward, head-dim-split backward).
+    gemma = getattr(transformers, "GemmaConfig", None)
+    if gemma is not None:
+        g = dict(common, head_dim=256, num_attention_heads=2)
+        cfgs["gemma_d256"] = (gemma(num_key_value_heads=1, **ids, **g), "sdpa", {})
     return cfgs
 
 
@@ -156,6 +162,8 @@ def test_off_size_head_dims_are_covered():
         assert name in CONFIGS, "transformers %s has no %s config" % (transformers.__version__, name)
         cfg = CONFIGS[name][0]
         assert cfg.hidden_size // cfg.num_attention_heads == head_dim
+    assert "gemma_d256" in CONFIGS, "transformers %s has no GemmaConfig" % transformers.__version__
+    assert CONFIGS["gemma_d256"][0].head_dim == 256
 
 
 @torch.no_grad()

@@ -50,7 +50,9 @@ FEATURE_VARIANTS = [
 
 # Head dims each instantiation also runs (issue 15: multiples of 8 below it, predicated), swept with
 # it: per (kernel head dim, dtype), one that leaves the last 64-column block partly empty.
-PREDICATED_HEAD_DIMS = {64: {"fp16": 40, "bf16": 8}, 128: {"fp16": 72, "bf16": 120}}
+PREDICATED_HEAD_DIMS = {64: {"fp16": 40, "bf16": 8}, 128: {"fp16": 72, "bf16": 120},
+                        # 192: the sm90a forward only; 256: every arch, both passes
+                        192: {"fp16": 136, "bf16": 184}, 256: {"fp16": 200, "bf16": 248}}
 
 
 def runnable_instantiations(info, capability):

@@ -9,7 +9,8 @@
   (dtype, head_dim, causal) TU of the sm90a libraries must hold at least one such kernel;
 * the sm90a backward libraries (--sm90a_bwd_lib) hold, per (dtype, head_dim, causal) TU, the
   wgmma/TMA backward (flashcore::hopper::bwd_kernel, HGMMA and UTMALDG: the default and the
-  deterministic path) and the mma.sync backward (HMMA, no HGMMA: layouts the TMA cannot describe).
+  deterministic path; head dims 64 and 128 only) and the mma.sync backward (HMMA, no HGMMA: layouts
+  the TMA cannot describe, and head dim 256).
 
 The sm90a libraries are read member by member (one generated TU per object, named
 fwd_<dtype>_sm90a_d<head_dim>_<full|causal>), which is what ties a kernel to its key.
@@ -33,7 +34,13 @@ flags.DEFINE_multi_string("sm90a_bwd_lib", [], "archives of the sm90a backward k
 flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causal) must have a Hopper kernel")
 
 DTYPES = ("fp16", "bf16")
-HEAD_DIMS = (64, 128)
+# Every library's forward and backward: 64, 128 and 256 (kernels/BUILD.bazel FWD_HEAD_DIMS,
+# BWD_HEAD_DIMS); the sm90a forward also has 192. The backward at 256 is the mma.sync kernel on
+# every arch, sm90a included (its wgmma backward stops at 128).
+HEAD_DIMS = (64, 128, 256)
+SM90A_FWD_HEAD_DIMS = (64, 128, 192, 256)
+BWD_HEAD_DIMS = HEAD_DIMS
+WGMMA_BWD_HEAD_DIMS = (64, 128)
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
@@ -104,7 +111,7 @@ class SassTest(absltest.TestCase):
         fwd = [k for k in self.kernels if "fwd_kernel" in k.name]
         bwd = [k for k in self.kernels if "flash_bwd_kernel" in k.name]
         self.assertGreaterEqual(len(fwd), 3 * len(DTYPES) * len(HEAD_DIMS) * 2, [k.name for k in self.kernels])
-        self.assertGreaterEqual(len(bwd), 3 * len(DTYPES) * len(HEAD_DIMS) * 2 * 2, [k.name for k in self.kernels])
+        self.assertGreaterEqual(len(bwd), 3 * len(DTYPES) * len(BWD_HEAD_DIMS) * 2 * 2, [k.name for k in self.kernels])
         for k in fwd + bwd:
             self.assertGreater(len(k.opcodes), 10, k.name)
             self.assertIn("EXIT", k.opcodes, k.name)
@@ -115,8 +122,8 @@ class SassTest(absltest.TestCase):
     def test_extension_ptx_is_only_the_portable_compute_80_libraries(self):
         listing = run_cuobjdump("-lptx", FLAGS.extension)
         files = re.findall(r"PTX file\s+\d+: \S+\.(sm_\w+)\.ptx", listing)
-        # one per generated TU: (fwd, bwd) x dtype x head_dim x (full, causal)
-        self.assertLen(files, 2 * len(DTYPES) * len(HEAD_DIMS) * 2, listing)
+        # one per generated TU: (fwd x HEAD_DIMS + bwd x BWD_HEAD_DIMS) x dtype x (full, causal)
+        self.assertLen(files, (len(HEAD_DIMS) + len(BWD_HEAD_DIMS)) * len(DTYPES) * 2, listing)
         archs = set(files)
         self.assertEqual(archs, {"sm_80"}, listing)
 
@@ -140,11 +147,11 @@ class SassTest(absltest.TestCase):
                 self.assertIn("HMMA", k.opcodes, "%s %s" % (k.arch, k.name))
                 checked_bwd += 1
         self.assertEqual(checked, 2 * len(DTYPES) * len(HEAD_DIMS) * 2)  # 2 archs x dtype x d x causal
-        self.assertEqual(checked_bwd, 2 * len(DTYPES) * len(HEAD_DIMS) * 2 * 2)  # ... x deterministic
+        self.assertEqual(checked_bwd, 2 * len(DTYPES) * len(BWD_HEAD_DIMS) * 2 * 2)  # ... x deterministic
 
     def test_sm90a_libraries_are_read_per_tu(self):
         keys = {sm90a_tu_key(k.member) for k in self.sm90a}
-        want = {(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True)}
+        want = {(d, h, c) for d in DTYPES for h in SM90A_FWD_HEAD_DIMS for c in (False, True)}
         self.assertEqual(keys, want, sorted({k.member for k in self.sm90a}, key=str))
         self.assertEqual({k.arch for k in self.sm90a}, {"sm_90a"})
 
@@ -162,12 +169,13 @@ class SassTest(absltest.TestCase):
         for k in self.sm90a:
             if HOPPER_SYMBOL.search(k.name) and {"HGMMA", "UTMALDG"} <= k.opcodes:
                 found[sm90a_tu_key(k.member)].append(k.name)
-        missing = [(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True) if not found[(d, h, c)]]
+        missing = [(d, h, c) for d in DTYPES for h in SM90A_FWD_HEAD_DIMS for c in (False, True)
+                   if not found[(d, h, c)]]
         self.assertEmpty(missing, "sm90a (dtype, head_dim, causal) without a Hopper kernel with HGMMA and UTMALDG")
 
     def test_sm90a_backward_has_the_wgmma_kernel_and_the_mma_sync_fallback(self):
         self.assertLen(FLAGS.sm90a_bwd_lib, len(DTYPES))
-        want = {(d, h, c) for d in DTYPES for h in HEAD_DIMS for c in (False, True)}
+        want = {(d, h, c) for d in DTYPES for h in BWD_HEAD_DIMS for c in (False, True)}
         self.assertEqual({sm90a_bwd_tu_key(k.member) for k in self.sm90a_bwd}, want,
                          sorted({k.member for k in self.sm90a_bwd}, key=str))
         hopper = collections.defaultdict(list)
@@ -182,9 +190,12 @@ class SassTest(absltest.TestCase):
                 self.assertIn("HMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 mma_sync[key].append(k.name)
-        # Every sm90a backward TU: the wgmma kernel (both head dims, atomic and deterministic dQ)
-        # and the mma.sync one (layouts the TMA cannot describe).
-        self.assertEmpty(sorted(key for key in want if not hopper[key]), "sm90a bwd TUs without the wgmma kernel")
+        # Every sm90a backward TU: the mma.sync kernel (layouts the TMA cannot describe; all of head
+        # dim 256), and up to 128 the wgmma kernel (atomic and deterministic dQ); at 256 no wgmma
+        # kernel is instantiated at all.
+        wgmma = {key for key in want if key[1] in WGMMA_BWD_HEAD_DIMS}
+        self.assertEmpty(sorted(key for key in wgmma if not hopper[key]), "sm90a bwd TUs without the wgmma kernel")
+        self.assertEmpty(sorted(key for key in set(hopper) - wgmma), "a wgmma backward above head dim 128")
         self.assertEmpty(sorted(key for key in want if not mma_sync[key]), "sm90a bwd TUs without the mma.sync kernel")
 
 

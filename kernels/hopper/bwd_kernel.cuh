@@ -534,11 +534,18 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 }
 
 // The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with
-// dQ by atomics or, deterministic, in a fixed key-block order.
+// dQ by atomics or, deterministic, in a fixed key-block order. Head dims above 128 (256: every
+// multiple of 8 in 136..256) run the mma.sync kernel (kernels/sm80/bwd_kernel.cuh, two column
+// parts per key block, kernels/sm80/bwd_tile_policy.h); the wgmma kernel is not instantiated there
+// (its policy and shared storage are for 64 and 128 only).
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
-  return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);
+  if constexpr (kHeadDim > 128) {
+    return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+  } else {
+    if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
+    return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);
+  }
 }
 
 }  // namespace hopper

@@ -2,7 +2,8 @@
 //   - a persistent grid (one CTA per SM) walking (128-query block, head, batch) tiles in the order
 //     of TileScheduler; warpgroup 0 is the producer, warpgroups 1 and 2 are consumers owning 64
 //     query rows each;
-//   - the producer's single elected thread loads Q (double-buffered across tiles) and K/V blocks
+//   - the producer's single elected thread loads Q (double-buffered across tiles, or one buffer
+//     where two do not fit: FwdTilePolicy::q_buffers, head dims 192 and 256) and K/V blocks
 //     through the TMA into a kStages-deep mbarrier pipeline (tma_pipeline.cuh describes it);
 //   - consumers compute S = Q K^T with wgmma (both operands in shared memory), the online softmax
 //     in registers (kernels/common/online_softmax.cuh), and O += P V with wgmma taking P from
@@ -39,14 +40,14 @@
 namespace flashcore {
 namespace hopper {
 
-template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
+template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages, int kQBuffers = 2>
 struct FwdSharedStorage {
   // Tiles are [kHeadDim / 64 column blocks][rows][64 elements]: one 128-byte swizzled row per
   // (row, column block), as the TMA box writes them.
-  alignas(1024) Element q[2][kBlockM * kHeadDim];  // double-buffered across tiles
+  alignas(1024) Element q[kQBuffers][kBlockM * kHeadDim];  // double-buffered across tiles (kQBuffers 2)
   alignas(1024) Element k[kStages][kBlockN * kHeadDim];
   alignas(1024) Element v[kStages][kBlockN * kHeadDim];
-  uint64_t q_full[2], q_empty[2];
+  uint64_t q_full[kQBuffers], q_empty[kQBuffers];
   uint64_t k_full[kStages], k_empty[kStages];
   uint64_t v_full[kStages], v_empty[kStages];
   uint64_t v_aux;  // the producer's own wait for a V block it must patch (rows past packed data)
@@ -147,6 +148,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
+  constexpr int kQBuffers = kPolicy.q_buffers;
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kSTiles = kBlockN / 8;   // n8 groups of S
   constexpr int kOTiles = kHeadDim / 8;  // n8 groups of O
@@ -155,7 +157,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   static_assert(kBlockM == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 query rows");
   static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0, "tile shape");
   static_assert(kPolicy.consumer_wgs == 2, "pingpong pairs two consumer warpgroups");
-  using Smem = FwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
+  static_assert(kQBuffers == 1 || kQBuffers == 2, "Q is single- or double-buffered");
+  static_assert((kPolicy.producer_regs + kPolicy.consumer_wgs * kPolicy.consumer_regs) * 128 <= kSm90RegistersPerSm,
+                "setmaxnreg budgets exceed the register file");
+  using Smem = FwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages, kQBuffers>;
+  static_assert(sizeof(Smem) + 1024 <= kSm90MaxDynamicSmemBytes, "shared storage (+ 1 KB alignment slack) exceeds 227 KB");
 
   extern __shared__ unsigned char smem_raw[];
   // 128-byte swizzled tiles need 1024-byte alignment; the launch asks for 1 KB of slack.
@@ -185,9 +191,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     prefetch_tensor_map(&maps.v);
     prefetch_tensor_map(&maps.o);
     mbar_init(&smem.q_full[0], 1);
-    mbar_init(&smem.q_full[1], 1);
+    if constexpr (kQBuffers == 2) mbar_init(&smem.q_full[1], 1);
     mbar_init(&smem.q_empty[0], kConsumerWarps);
-    mbar_init(&smem.q_empty[1], kConsumerWarps);
+    if constexpr (kQBuffers == 2) mbar_init(&smem.q_empty[1], kConsumerWarps);
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
       mbar_init(&smem.k_full[s], 1);
@@ -205,7 +211,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
     if (threadIdx.x != 0) return;
     PipelineState<kStages> kv;
-    PipelineState<2> q_state;
+    PipelineState<kQBuffers> q_state;
     // The consumers leave each tile's O in its Q buffer and arrive on q_empty; this thread stores
     // it with the TMA before the buffer takes the next Q, so the store's read latency is spent
     // here, off the consumers' path. Owed tile per buffer (m0 < 0: none), kept in scalars (an
@@ -213,9 +219,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     struct OwedTile {
       int row0 = -1, head = 0, tma_batch = 0;  // row0: first row in TMA coordinates
     };
-    OwedTile owed0, owed1;
+    OwedTile owed0, owed1;  // owed1: kQBuffers == 2 only
     auto store_owed_o = [&](int qs) {
-      const OwedTile t = qs == 0 ? owed0 : owed1;
+      const OwedTile t = kQBuffers == 1 || qs == 0 ? owed0 : owed1;
       if (t.row0 < 0) return;
       const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
 #pragma unroll
@@ -236,8 +242,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (!plan(w, t) || t.n_end <= t.n_first) continue;
       const int head_kv = t.head / group;
       const int tma_batch = t.batch * tma_batch_of;
-      // Q of this tile goes to the buffer whose tile-before-last has run its last Q K^T and left
-      // its O there (stored first).
+      // Q of this tile goes to the buffer whose tile-before-last (one buffer: the last tile) has
+      // run its last Q K^T and left its O there (stored first).
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
@@ -249,7 +255,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const int m0 = t.m_block * kBlockM;
       const bool tma_o = !varlen || m0 + kBlockM <= t.seq.seqlen_q;
       const OwedTile now{tma_o ? t.seq.row0_q + m0 : -1, t.head, tma_batch};
-      if (qs == 0) {
+      if (kQBuffers == 1 || qs == 0) {
         owed0 = now;
       } else {
         owed1 = now;
@@ -288,9 +294,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
       }
     }
-    // The last two tiles' O (a buffer never used passes its first wait at once, owing nothing).
+    // The last kQBuffers tiles' O (a buffer never used passes its first wait at once, owing nothing).
 #pragma unroll
-    for (int i = 0; i < 2; ++i, ++q_state.count) {
+    for (int i = 0; i < kQBuffers; ++i, ++q_state.count) {
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
@@ -329,7 +335,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   auto pass_turn = [&]() { named_barrier_arrive(1 + (1 - cwg), kTurnThreads); };
 
   PipelineState<kStages> kv;
-  PipelineState<2> q_state;
+  PipelineState<kQBuffers> q_state;
   for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
     TilePlan t;
     if (!plan(w, t)) continue;
@@ -513,7 +519,9 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
-      sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
+      sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages, kPolicy.q_buffers>) +
+      1024;
+  static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
   constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
   if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;

@@ -12,13 +12,36 @@ struct FwdTilePolicy {
   int consumer_wgs;   // consumer warpgroups (plus one producer warpgroup)
   int producer_regs;  // setmaxnreg budgets; (producer + consumers) * 128 threads <= 64K registers
   int consumer_regs;
+  int q_buffers = 2;  // Q (and the O it becomes) buffers: 2 = the next tile's Q loads during this one's epilogue
 };
+
+// sm_90's limits the policies are checked against (fwd_kernel.cuh static_asserts them).
+constexpr int kSm90MaxDynamicSmemBytes = 227 * 1024;  // per block, opt-in (cudaFuncSetAttribute)
+constexpr int kSm90RegistersPerSm = 64 * 1024;
 
 // 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
 // (128 + 4 * 128) * head_dim * 2 bytes = 160 KB at head_dim 128, 80 KB at 64 (3 stages there).
+//
+// Head dims 192 and 256 (the backward at 256 is the mma.sync kernel: kernels/sm80/bwd_tile_policy.h;
+// docs/results/2026-11-23-h100-wide.md has the H100 figures). Per consumer
+// thread, O is head_dim / 2 fp32 registers (96 / 128), S block_n / 2 and P block_n / 4 (16-bit
+// pairs); S_j and P_{j+1} are live together in the mainloop. Shared memory = q_buffers * 128 *
+// head_dim * 2 + stages * 2 * block_n * head_dim * 2 bytes, + 1 KB of barriers and 1 KB of
+// alignment slack, <= 227 KB. Chosen (ptxas, fp16 and bf16): no local-memory traffic in the
+// mainloop and, where it fits, two Q buffers:
+//   192: 128 x 80, 2 stages, two Q buffers: 96 + 120 = 216 KB (+ 2); registers 96 + 40 + 20 = 156.
+//        (128 x 112 with one Q buffer, 48 + 168 KB, also has a spill-free mainloop but spills
+//        18-76 bytes per tile and loses the epilogue overlap: the GPU A/B to run.)
+//   256: two Q buffers alone are 128 KB, so one; 128 x 64, 2 stages: 64 + 128 = 192 KB (+ 2);
+//        registers 128 + 32 + 16 = 176. (128 x 80, 64 + 160 = 224 KB, fits shared memory but
+//        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
+//        many with the addressing and softmax state.)
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
-  return head_dim == 64 ? FwdTilePolicy{128, 128, 3, 2, 24, 240} : FwdTilePolicy{128, 128, 2, 2, 24, 240};
+  return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
+         : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
+         : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
+                           : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
 
 }  // namespace hopper

@@ -25,6 +25,17 @@
 // On sm90a the dQ atomics are float2 (one vector atomic per two columns, sm_90+), and
 // FLASHCORE_BWD_SM90_BLOCK_N=128 (opt-in, for measurement) selects 128-key CTAs of 8 warps.
 // Rows that see no key (causal, seqlen_q > seqlen_k; lse = -inf) get P = 0, so zero gradients.
+// Head dim 256 (every head dim 136..256 runs on it): dK and dV for 16 keys over all 256 columns
+// would be 256 fp32 registers per thread, so a key block is kHeadDim / kDkvCols CTAs ("column
+// parts", the tile policy's dkv_cols: 128 at d256, kHeadDim below, where nothing changes). Each
+// part loads Q, K, V, dO at full width and computes S^T = K Q^T and dP^T = V dO^T over all columns
+// (they need the full dot products), then only its columns [c0, c0 + kDkvCols):
+//     dV[:, c] += P^T dO[:, c],   dK[:, c] += dS^T Q[:, c],   dQ[:, c] += dS K[:, c]
+// -- S^T and dP^T computed once per part, about 1.4x the FLOPs of the unsplit backward at d256
+// (7 GEMMs of the step's size instead of 5), the price of d128's register footprint. The parts
+// are adjacent in blockIdx.x (n_block * kParts + part), so they share K, V, Q, dO in L2; the
+// deterministic mode's dQ order is in the main kernel (the semaphore comment).
+// Tile shapes per (arch, head dim): bwd_tile_policy.h.
 // A head dim below kHeadDim (p.head_dim, a multiple of 8): Q, K, V, dO load as zeros past it
 // (load_tile_async), so S^T and dP^T are unchanged and dK, dV and dQ are exact zeros past it; the
 // preprocess reads, and the dK / dV / dQ stores write, head_dim columns only. dq_accum keeps
@@ -48,54 +59,68 @@
 #include "kernels/sm80/fwd_kernel.cuh"
 #include "kernels/sm80/bwd_primitives.cuh"
 #include "kernels/sm80/bwd_row_kernels.cuh"
+#include "kernels/sm80/bwd_tile_policy.h"
 
 namespace flashcore {
 namespace bwd {
 
 // ---- 2. main kernel ------------------------------------------------------------------------------
-// Keys per CTA and warps (16 keys per warp) of the main kernel: 64 and 4 by default (every arch);
-// sm90a also builds 128 keys with 8 warps, opt-in (launch_bwd).
-constexpr int kDefaultBlockN = 64;
-constexpr int kDefaultWarps = 4;
+// Tile shapes (keys per CTA, warps at 16 keys each, stages, column parts, where dS^T lives):
+// bwd_tile_shape (bwd_tile_policy.h); sm90a also builds 128 keys with 8 warps at head dims <= 128,
+// opt-in (launch_bwd).
 constexpr int kLdS = kBlockM + 8;  // dS^T tile row pitch (elements): 144-byte rows, conflict-free
 
-// Shared memory of the main kernel: K, V; kStages x (Q, dO); dS^T; kStages x (lse, D) rows.
-template <int kHeadDim, int kStages, int kBlockN, class Element>
+// Shared memory of the main kernel: K, V; kStages x (Q, dO); dS^T (unless in dO's tile); kStages x
+// (lse, D) rows. bwd_smem_bytes (the policy's, checked against each arch's budget) is the same sum.
+template <int kHeadDim, int kStages, int kBlockN, class Element, bool kDsInDo = false>
 constexpr size_t main_smem_bytes() {
   return static_cast<size_t>(2 * kBlockN + 2 * kStages * kBlockM) * kHeadDim * sizeof(Element) +
-         static_cast<size_t>(kBlockN) * kLdS * sizeof(Element) + 2 * kStages * kBlockM * sizeof(float);
+         (kDsInDo ? 0 : static_cast<size_t>(kBlockN) * kLdS * sizeof(Element)) +
+         2 * kStages * kBlockM * sizeof(float);
 }
 
-// kArch: one kernel name per library (bwd_row_kernels.cuh says why).
+// kArch: one kernel name per library (bwd_row_kernels.cuh says why). kDkvCols: the head-dim
+// columns of this CTA's part (kHeadDim: one part). kDsInDo: dS^T over the step's dO tile.
 template <Arch kArch, class Traits, int kHeadDim, bool kCausal, bool kDeterministic, int kStages,
-          bool kVectorAtomics, int kBlockN, int kWarps>
+          bool kVectorAtomics, int kBlockN, int kWarps, int kDkvCols, bool kDsInDo>
 __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
   constexpr int kThreads = kWarps * 32;
-  // dQ = dS K: warp w computes query rows (w % 4) * 16 .. +15 and head-dim columns of part w / 4
-  // (kDqParts parts), kDqCols at a time.
-  constexpr int kDqParts = kWarps / (kBlockM / 16);
-  constexpr int kDqPartCols = kHeadDim / kDqParts;
+  constexpr int kParts = kHeadDim / kDkvCols;  // CTAs (column parts) per key block
+  // dQ = dS K over this part's columns: with at least kBlockM / 16 warps, warp w computes query
+  // rows (w % 4) * 16 .. +15 and columns of dQ part w / 4 (kDqParts parts); with fewer, warp w
+  // the row tiles w, w + kWarps, ... (kDqRowTiles of them) over all the part's columns;
+  // kDqCols columns at a time.
+  constexpr int kRowTiles = kBlockM / 16;
+  constexpr int kDqParts = kWarps >= kRowTiles ? kWarps / kRowTiles : 1;
+  constexpr int kDqRowTiles = kWarps >= kRowTiles ? 1 : kRowTiles / kWarps;
+  constexpr int kDqPartCols = kDkvCols / kDqParts;
   constexpr int kDqCols = kDqPartCols < 64 ? kDqPartCols : 64;
-  static_assert(kWarps % (kBlockM / 16) == 0 && kDqPartCols % kDqCols == 0 && kDqCols % 16 == 0, "dQ split");
+  static_assert((kWarps % kRowTiles == 0 || kRowTiles % kWarps == 0) && kDqPartCols % kDqCols == 0 &&
+                    kDqCols % 16 == 0, "dQ split");
   constexpr int kKSteps = kHeadDim / 16;  // k16 steps over the head dim
   constexpr int kQTiles = kBlockM / 8;    // n8 tiles over a query block
-  constexpr int kDTiles = kHeadDim / 8;   // n8 tiles over the head dim
+  constexpr int kDTiles = kDkvCols / 8;   // n8 tiles over this part's head-dim columns (dK, dV)
   static_assert(kBlockN == 16 * kWarps, "each warp owns 16 keys");
-  static_assert(kHeadDim % 64 == 0, "head dim");
-  static_assert(kThreads >= 2 * kBlockM, "one thread per lse row and one per D row");
+  static_assert(kHeadDim % 64 == 0 && kHeadDim % kDkvCols == 0 && kDkvCols % 64 == 0, "head dim");
+  static_assert(kThreads >= 2 * kBlockM || (kStages == 1 && (2 * kBlockM) % kThreads == 0),
+                "lse / D rows: one per thread, or (one stage) several");
   static_assert(kStages == 1 || kStages == 2, "stages");
+  static_assert(!kDsInDo || kBlockN * kLdS <= kBlockM * kHeadDim, "dS^T fits in dO's tile");
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
   Element* sK = reinterpret_cast<Element*>(smem_raw);
   Element* sV = sK + kBlockN * kHeadDim;
   Element* sQ_base = sV + kBlockN * kHeadDim;           // kStages tiles [kBlockM][kHeadDim]
   Element* sdO_base = sQ_base + kStages * kBlockM * kHeadDim;
-  Element* sdS = sdO_base + kStages * kBlockM * kHeadDim;  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used
-  float* sLse_base = reinterpret_cast<float*>(sdS + kBlockN * kLdS);  // kStages x kBlockM: lse * log2(e)
+  // dS^T: [kBlockN keys][kLdS], first kBlockM columns used (kDsInDo: in the step's dO tile).
+  Element* sdS_own = sdO_base + kStages * kBlockM * kHeadDim;
+  float* sLse_base = reinterpret_cast<float*>(sdS_own + (kDsInDo ? 0 : kBlockN * kLdS));  // kStages x kBlockM: lse * log2(e)
   float* sDsum_base = sLse_base + kStages * kBlockM;                  // kStages x kBlockM: D
 
-  const int n_block = blockIdx.x;
+  // blockIdx.x = n_block * kParts + part: a key block's parts are neighbours (L2, launch order).
+  const int n_block = blockIdx.x / kParts;
+  const int c0 = (blockIdx.x % kParts) * kDkvCols;  // this part's first head-dim column
   const int head_kv = blockIdx.y;  // GQA: the CTA serves the query heads of one k/v head
   const int batch = blockIdx.z;
   const int tid = threadIdx.x;
@@ -158,20 +183,35 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   };
   // kStages == 1: this thread's row statistic of visit `it`, stored to shared memory:
   // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past the sequence: 0 (masked).
+  // (Fewer than 2 * kBlockM threads: thread t the rows t, t + kThreads, ...)
   auto load_store_stat = [&](int it) {
     const int64_t r0 = stat_row0(visit_head(it));
     const int m0 = visit_block(it) * kBlockM;
-    if (tid < kBlockM) {
-      const int row = m0 + tid;
-      sLse_base[tid] = row < seq.seqlen_q ? lse_log2(p.lse[r0 + row]) : 0.f;
-    } else if (tid < 2 * kBlockM) {
-      const int row = m0 + tid - kBlockM;
-      sDsum_base[tid - kBlockM] = row < seq.seqlen_q ? p.dsum[r0 + row] : 0.f;
+    if constexpr (kThreads >= 2 * kBlockM) {
+      if (tid < kBlockM) {
+        const int row = m0 + tid;
+        sLse_base[tid] = row < seq.seqlen_q ? lse_log2(p.lse[r0 + row]) : 0.f;
+      } else if (tid < 2 * kBlockM) {
+        const int row = m0 + tid - kBlockM;
+        sDsum_base[tid - kBlockM] = row < seq.seqlen_q ? p.dsum[r0 + row] : 0.f;
+      }
+    } else {
+#pragma unroll
+      for (int i = tid; i < 2 * kBlockM; i += kThreads) {
+        const int r = i % kBlockM;
+        const bool valid = m0 + r < seq.seqlen_q;
+        if (i < kBlockM) {
+          sLse_base[r] = valid ? lse_log2(p.lse[r0 + m0 + r]) : 0.f;
+        } else {
+          sDsum_base[r] = valid ? p.dsum[r0 + m0 + r] : 0.f;
+        }
+      }
     }
   };
   // kStages == 2: the same rows copied raw with cp.async into stage `stage` (lse not converted;
   // rows past the sequence read nothing and get 0).
   auto load_stat_async = [&](int it, int stage) {
+    static_assert(kStages == 1 || kThreads >= 2 * kBlockM, "two stages: one thread per row");
     if (tid >= 2 * kBlockM) return;
     const int r = tid % kBlockM;
     const int row = visit_block(it) * kBlockM + r;
@@ -218,6 +258,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     const Element* sdO = sdO_base + stage * kBlockM * kHeadDim;
     const float* sLse = sLse_base + stage * kBlockM;
     const float* sDsum = sDsum_base + stage * kBlockM;
+    Element* sdS = kDsInDo ? sdO_base + stage * kBlockM * kHeadDim : sdS_own;
     if constexpr (kStages == 2) {
       // Prefetch block m_block + 1 into the other stage, last read in the previous step (which
       // ended with a barrier). An empty group when there is none keeps wait<1> uniform.
@@ -265,12 +306,14 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
       a[2] = Traits::pack2(acc[2 * kk + 1][0], acc[2 * kk + 1][1]);
       a[3] = Traits::pack2(acc[2 * kk + 1][2], acc[2 * kk + 1][3]);
     };
-    // acc_d += A (keys x queries, packed by pack_a) times sY (queries x head dim: dO or Q).
+    // acc_d += A (keys x queries, packed by pack_a) times sY (queries x this part's head-dim
+    // columns: dO or Q). (Column chunk c0 / 8 + ... rather than a pointer sY + c0: ptxas spilled
+    // 100-116 bytes with the pointer, 72-80 with this, the same as with c0 = 0, d256 sm80 fp16.)
     auto accumulate_keys_x_dims = [&](float(&acc_d)[kDTiles][4], const uint32_t(&a)[4], const Element* sY, int kk) {
 #pragma unroll
       for (int dn = 0; dn < kDTiles / 2; ++dn) {
         uint32_t b[4];
-        load_b_kn<kHeadDim>(b, sY, kk * 16, dn, lane);
+        load_b_kn<kHeadDim>(b, sY, kk * 16, (kParts == 1 ? 0 : c0 / 16) + dn, lane);
         Traits::mma_16x8x16(acc_d[2 * dn], a, b[0], b[1]);
         Traits::mma_16x8x16(acc_d[2 * dn + 1], a, b[2], b[3]);
       }
@@ -350,6 +393,9 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
       }
     }
 
+    // kDsInDo: dS^T goes over dO's tile, which every warp has finished reading (dP^T above).
+    if constexpr (kDsInDo) __syncthreads();
+
     // dK_w += dS^T Q (the softmax scale is applied once, in the epilogue).
 #pragma unroll
     for (int kk = 0; kk < kBlockM / 16; ++kk) {
@@ -378,49 +424,73 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
       // contiguous range first.. (the window's key blocks of the query block), each bumps the
       // semaphore once. A waiting CTA waits only on CTAs of lower linear block index (same k/v
       // head and batch), which walk their visits in the same (query head, query block) order.
+      // Column parts (kParts > 1): each key block is kParts CTAs adding disjoint dQ columns, so
+      // the order that fixes the sums is still the key blocks' alone. Every part bumps the
+      // semaphore once (atomicAdd after its adds and a fence); key block `turn`'s parts all wait
+      // until it reaches turn * kParts -- every part of every earlier key block done -- with >=,
+      // not ==: the first part to finish may already have bumped it past turn * kParts while its
+      // sibling still waits. It cannot pass (turn + 1) * kParts before this CTA bumps it (later
+      // key blocks wait for that), so no part runs early, and none waits on a sibling or on a
+      // higher block index (blockIdx.x = n_block * kParts + part), so no deadlock. Visibility:
+      // the acquire read observes the last bump, and PTX observation order runs through the
+      // chain of atomic RMWs to every earlier part's fenced bump, so all earlier adds are visible.
       if (tid == 0) {
-        while (ld_acquire(semaphore) != turn) {
+        if constexpr (kParts == 1) {
+          while (ld_acquire(semaphore) != turn) {
+          }
+        } else {
+          while (ld_acquire(semaphore) < turn * kParts) {
+          }
         }
       }
       __syncthreads();
     }
 
-    // dQ_w (16 query rows, one part of the head dim) = dS K = (dS^T)^T K, A from dS^T with a
-    // transposing load; at most 64 head-dim columns at a time to bound the live accumulators.
-    const int dq_row0 = kDqParts == 1 ? warp * 16 : (warp % (kBlockM / 16)) * 16;
-    const int dq_col0 = kDqParts == 1 ? 0 : (warp / (kBlockM / 16)) * kDqPartCols;
+    // dQ_w (16 query rows, one dQ part of this CTA's columns) = dS K = (dS^T)^T K, A from dS^T
+    // with a transposing load; at most 64 head-dim columns at a time to bound the live
+    // accumulators. Columns past the call's head_dim (a second column part) add only zeros: skipped.
 #pragma unroll 1
-    for (int d0 = dq_col0; d0 < dq_col0 + kDqPartCols; d0 += kDqCols) {
-      float acc_dq[kDqCols / 8][4];
-#pragma unroll
-      for (int t = 0; t < kDqCols / 8; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
-#pragma unroll 4  // (kBlockN = 128: a full unroll lets ptxas hoist all dS^T fragments and spill)
-      for (int kk = 0; kk < kBlockN / 16; ++kk) {
-        uint32_t a[4];
-        const int key = kk * 16 + (lane % 8) + (lane / 16) * 8;
-        ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + dq_row0 + ((lane / 8) % 2) * 8));
-#pragma unroll
-        for (int dn = 0; dn < kDqCols / 16; ++dn) {
-          uint32_t b[4];
-          load_b_kn<kHeadDim>(b, sK, kk * 16, d0 / 16 + dn, lane);
-          Traits::mma_16x8x16(acc_dq[2 * dn], a, b[0], b[1]);
-          Traits::mma_16x8x16(acc_dq[2 * dn + 1], a, b[2], b[3]);
+    for (int rt = 0; rt < kDqRowTiles; ++rt) {
+      const int dq_row0 = kDqRowTiles > 1 ? (warp + rt * kWarps) * 16
+                          : kDqParts == 1 ? warp * 16
+                                          : (warp % kRowTiles) * 16;
+      const int dq_col0 = (kParts == 1 ? 0 : c0) + (kDqParts == 1 ? 0 : (warp / kRowTiles) * kDqPartCols);
+#pragma unroll 1
+      for (int d0 = dq_col0; d0 < dq_col0 + kDqPartCols; d0 += kDqCols) {
+        if constexpr (kParts > 1) {
+          if (d0 >= p.head_dim) break;
         }
-      }
+        float acc_dq[kDqCols / 8][4];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = m0 + dq_row0 + group + 8 * h;
-        if (row < seq.seqlen_q) {
-          float* dst = p.dq_accum + (stat_row0(hq) + row) * kHeadDim + d0 + tig * 2;
+        for (int t = 0; t < kDqCols / 8; ++t) acc_dq[t][0] = acc_dq[t][1] = acc_dq[t][2] = acc_dq[t][3] = 0.f;
+#pragma unroll 4  // (kBlockN = 128: a full unroll lets ptxas hoist all dS^T fragments and spill)
+        for (int kk = 0; kk < kBlockN / 16; ++kk) {
+          uint32_t a[4];
+          const int key = kk * 16 + (lane % 8) + (lane / 16) * 8;
+          ldmatrix_x4_trans(a, smem_u32(sdS + key * kLdS + dq_row0 + ((lane / 8) % 2) * 8));
 #pragma unroll
-          for (int t = 0; t < kDqCols / 8; ++t) {
-            if constexpr (kDeterministic) {
-              float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + t * 8));
-              cur.x += acc_dq[t][2 * h];
-              cur.y += acc_dq[t][2 * h + 1];
-              __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
-            } else {
-              atomic_add2<kVectorAtomics>(dst + t * 8, acc_dq[t][2 * h], acc_dq[t][2 * h + 1]);
+          for (int dn = 0; dn < kDqCols / 16; ++dn) {
+            uint32_t b[4];
+            load_b_kn<kHeadDim>(b, sK, kk * 16, d0 / 16 + dn, lane);
+            Traits::mma_16x8x16(acc_dq[2 * dn], a, b[0], b[1]);
+            Traits::mma_16x8x16(acc_dq[2 * dn + 1], a, b[2], b[3]);
+          }
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = m0 + dq_row0 + group + 8 * h;
+          if (row < seq.seqlen_q) {
+            float* dst = p.dq_accum + (stat_row0(hq) + row) * kHeadDim + d0 + tig * 2;
+#pragma unroll
+            for (int t = 0; t < kDqCols / 8; ++t) {
+              if constexpr (kDeterministic) {
+                float2 cur = __ldcg(reinterpret_cast<const float2*>(dst + t * 8));
+                cur.x += acc_dq[t][2 * h];
+                cur.y += acc_dq[t][2 * h + 1];
+                __stcg(reinterpret_cast<float2*>(dst + t * 8), cur);
+              } else {
+                atomic_add2<kVectorAtomics>(dst + t * 8, acc_dq[t][2 * h], acc_dq[t][2 * h + 1]);
+              }
             }
           }
         }
@@ -429,7 +499,13 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
     if constexpr (kDeterministic) {
       __threadfence();
       __syncthreads();
-      if (tid == 0) atomicExch(semaphore, turn + 1);
+      if (tid == 0) {
+        if constexpr (kParts == 1) {
+          atomicExch(semaphore, turn + 1);
+        } else {
+          atomicAdd(semaphore, 1);
+        }
+      }
     }
     __syncthreads();  // this stage's sQ, sdO, sLse, sDsum and sdS are rewritten by later steps
   };
@@ -443,17 +519,17 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   }
   cp_async_wait<0>();  // K/V were waited on inside the loop unless it ran zero times
 
-  // Epilogue: dK (times the softmax scale) and dV for this warp's keys, summed over the group's
-  // query heads; keys that no query sees get zeros.
+  // Epilogue: dK (times the softmax scale) and dV for this warp's keys and this part's columns,
+  // summed over the group's query heads; keys that no query sees get zeros.
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int key = key_lo + 8 * h;
     if (key < seq.seqlen_k) {
-      Element* dk_row = dk + static_cast<int64_t>(key) * p.dk_row_stride;
-      Element* dv_row = dv + static_cast<int64_t>(key) * p.dv_row_stride;
+      Element* dk_row = dk + static_cast<int64_t>(key) * p.dk_row_stride + (kParts == 1 ? 0 : c0);
+      Element* dv_row = dv + static_cast<int64_t>(key) * p.dv_row_stride + (kParts == 1 ? 0 : c0);
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        if (t * 8 < p.head_dim) {  // n8 tiles past the call's head_dim are not dK's / dV's
+        if ((kParts == 1 ? 0 : c0) + t * 8 < p.head_dim) {  // n8 tiles past the call's head_dim are not dK's / dV's
           *reinterpret_cast<uint32_t*>(dk_row + t * 8 + tig * 2) =
               Traits::pack2(acc_dk[t][2 * h] * p.softmax_scale, acc_dk[t][2 * h + 1] * p.softmax_scale);
           *reinterpret_cast<uint32_t*>(dv_row + t * 8 + tig * 2) =
@@ -464,28 +540,34 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   }
 }
 
-// The main kernel's launch for one tile shape (kBlockN keys per CTA, kWarps warps).
+// The main kernel's launch for one tile shape (kBlockN keys per CTA, kWarps warps, kStages, column
+// parts of kDkvCols, dS^T in dO's tile or not).
 template <Arch kArch, class Traits, int kHeadDim, bool kCausal, int kStages, bool kVectorAtomics, int kBlockN,
-          int kWarps>
+          int kWarps, int kDkvCols = kHeadDim, bool kDsInDo = false>
 cudaError_t launch_main(const BwdParams& params, cudaStream_t stream) {
   using Element = typename Traits::Element;
-  constexpr size_t kSmemBytes = main_smem_bytes<kHeadDim, kStages, kBlockN, Element>();
-  constexpr auto kKernel =
-      &flash_bwd_kernel<kArch, Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics, kBlockN, kWarps>;
-  constexpr auto kDeterministicKernel =
-      &flash_bwd_kernel<kArch, Traits, kHeadDim, kCausal, true, kStages, kVectorAtomics, kBlockN, kWarps>;
+  constexpr size_t kSmemBytes = main_smem_bytes<kHeadDim, kStages, kBlockN, Element, kDsInDo>();
+  static_assert(kSmemBytes <= bwd_smem_budget(kArch), "the main kernel's shared memory exceeds the arch's budget");
+  constexpr int kParts = kHeadDim / kDkvCols;
+  constexpr auto kKernel = &flash_bwd_kernel<kArch, Traits, kHeadDim, kCausal, false, kStages, kVectorAtomics,
+                                             kBlockN, kWarps, kDkvCols, kDsInDo>;
+  constexpr auto kDeterministicKernel = &flash_bwd_kernel<kArch, Traits, kHeadDim, kCausal, true, kStages,
+                                                          kVectorAtomics, kBlockN, kWarps, kDkvCols, kDsInDo>;
   const cudaError_t err = params.deterministic ? ensure_dynamic_smem<kDeterministicKernel>(kSmemBytes)
                                                : ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   auto* kernel = params.deterministic ? kDeterministicKernel : kKernel;
-  const dim3 grid((params.seqlen_k + kBlockN - 1) / kBlockN, params.heads_kv, params.batch);
+  const int64_t grid_x = static_cast<int64_t>((params.seqlen_k + kBlockN - 1) / kBlockN) * kParts;
+  if (grid_x > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const dim3 grid(static_cast<unsigned>(grid_x), params.heads_kv, params.batch);
   kernel<<<grid, kWarps * 32, kSmemBytes, stream>>>(params);
   return cudaGetLastError();
 }
 
 // Experimental, opt-in, sm90a only, for A/B measurement: FLASHCORE_BWD_SM90_BLOCK_N=128 runs the
 // main kernel with 128-key CTAs of 8 warps (Q/dO loads and dQ atomics per key halved, one CTA
-// per SM) instead of 64 keys and 4 warps. Read once per process.
+// per SM) instead of 64 keys and 4 warps. Head dims <= 128 only (at 256 two stages of
+// 128 keys do not fit 227 KiB). Read once per process.
 inline bool sm90_wide_tiles_requested() {
   static const bool requested = [] {
     const char* e = std::getenv("FLASHCORE_BWD_SM90_BLOCK_N");
@@ -510,10 +592,11 @@ inline bool sm90_mma_sync_requested() {
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
-  // Hopper: two Q/dO stages (d128: 106 KiB, still 2 CTAs per SM, the register limit) and float2
-  // dQ atomics. sm80/sm89: one stage (d128 2 stages would drop a CTA per SM on A100 and not fit
-  // Ada's 99 KiB).
-  constexpr int kStages = kArch == Arch::kSm90a ? 2 : 1;
+  // Tile shape: bwd_tile_policy.h (Hopper: two Q/dO stages -- d128: 106 KiB, still 2 CTAs per SM,
+  // the register limit; sm80/sm89: one). Hopper's dQ atomics are float2.
+  constexpr BwdTileShape kTile = bwd_tile_shape(kArch, kHeadDim);
+  static_assert(bwd_smem_bytes(kTile, kHeadDim) <= bwd_smem_budget(kArch), "tile policy over the arch's budget");
+  constexpr int kStages = kTile.stages;
   constexpr bool kVectorAtomics = kArch == Arch::kSm90a;
   if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
@@ -536,14 +619,16 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   bwd::bwd_preprocess_kernel<kArch, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  if constexpr (kArch == Arch::kSm90a) {
+  if constexpr (kArch == Arch::kSm90a && kHeadDim <= 128) {
+    static_assert(kTile.block_n == 64 && kTile.warps == 4 && kTile.dkv_cols == kHeadDim && !kTile.ds_in_do,
+                  "the opt-in 128-key shape below assumes the default one");
     err = bwd::sm90_wide_tiles_requested()
               ? bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, 128, 8>(params, stream)
-              : bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
-                                 bwd::kDefaultWarps>(params, stream);
+              : bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, kTile.block_n,
+                                 kTile.warps>(params, stream);
   } else {
-    err = bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, bwd::kDefaultBlockN,
-                           bwd::kDefaultWarps>(params, stream);
+    err = bwd::launch_main<kArch, Traits, kHeadDim, kCausal, kStages, kVectorAtomics, kTile.block_n, kTile.warps,
+                           kTile.dkv_cols, kTile.ds_in_do>(params, stream);
   }
   if (err != cudaSuccess) return err;
   bwd::bwd_convert_dq_kernel<kArch, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);

@@ -193,9 +193,10 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   }
 
   // Q's fragments stay in registers across the loop for head_dim 64; for 128 at two CTAs per SM
-  // they would be 32 more registers per thread than fit without spilling, so there each k-step
-  // reloads its fragment from shared memory (where Q stays for the whole CTA).
-  constexpr bool kQInRegs = kHeadDim <= 64 || kMinCtas < 2;
+  // they would be 32 more registers per thread than fit without spilling, and at 256 64 more
+  // beside O's 128, so there each k-step reloads its fragment from shared memory (where Q stays
+  // for the whole CTA).
+  constexpr bool kQInRegs = kHeadDim <= 64 || (kMinCtas < 2 && kHeadDim <= 128);
   uint32_t q_frag[kQInRegs ? kKSteps : 1][4];
   const int q_ld_row = warp * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
 

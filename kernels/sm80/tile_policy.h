@@ -22,8 +22,15 @@ struct FwdTileShape {
 //     (16 warps) per SM on both A100 (164 KiB) and Ada (100 KiB). head_dim 128 with 32 keys:
 //     64 KiB, two CTAs on A100, one on Ada (64 keys would be 96 KiB: one CTA on either), and
 //     <= 128 registers per thread, which two 256-thread CTAs need.
+//   head_dim 256 (every multiple of 8 from 136 to 256 runs on it): 128 rows, 8 warps, 16 keys per
+//     step: 96 KiB, one CTA per SM on either GPU (the PTX library must fit Ada's 99 KiB, and
+//     sm80/sm89 keep one shape so that the PTX variant the Hopper suites run checks it). 32 keys
+//     would be 128 KiB (A100 only), and 64 rows x 32 keys (96 KiB) leaves 4 warps per SM. O is
+//     128 fp32 registers per thread, so Q's fragments are reloaded per k-step (below).
 constexpr FwdTileShape fwd_tile_shape(Arch /*arch: sm80, sm89 and their PTX builds alike*/, int head_dim) {
-  return head_dim <= 64 ? FwdTileShape{128, 64, 8, 2} : FwdTileShape{128, 32, 8, 2};
+  return head_dim <= 64    ? FwdTileShape{128, 64, 8, 2}
+         : head_dim <= 128 ? FwdTileShape{128, 32, 8, 2}
+                           : FwdTileShape{128, 16, 8, 1};
 }
 
 constexpr size_t fwd_smem_bytes(FwdTileShape tile, int head_dim) {

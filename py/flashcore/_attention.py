@@ -12,7 +12,7 @@ from typing import Optional
 
 import torch
 
-from flashcore._checks import SUPPORTED_HEAD_DIMS, head_dim_error  # every multiple of 8 from 8 to 128
+from flashcore._checks import SUPPORTED_HEAD_DIMS, head_dim_error  # every multiple of 8 from 8 to 256
 
 try:
     from flashcore import _C
@@ -493,9 +493,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     """FlashAttention forward, differentiable in q, k and v (and through the returned lse).
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads, head_dim); CUDA,
-    float16 or bfloat16, head_dim a multiple of 8 from 8 to 128 (SUPPORTED_HEAD_DIMS: 64 and 128
-    have kernels, the others run on the next one up with predicated loads and stores), unit
-    stride on head_dim. causal masks are aligned
+    float16 or bfloat16, head_dim a multiple of 8 from 8 to 256 (SUPPORTED_HEAD_DIMS: 64, 128 and
+    256 have kernels -- and 192 in the Hopper forward -- the others run on the next one up with
+    predicated loads and stores), unit stride on head_dim. causal masks are aligned
     bottom-right. softmax_scale defaults to 1/sqrt(head_dim). Returns out (batch, seqlen_q, heads,
     head_dim) in the input dtype, and with return_lse=True also the natural-log log-sum-exp
     (batch, heads, seqlen_q) in float32 (-inf for a query row that sees no key; its out is 0).

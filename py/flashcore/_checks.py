@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 import torch
 
-# Head dims: kernels are instantiated for KERNEL_HEAD_DIMS (kernels/BUILD.bazel HEAD_DIMS; a CPU test
-# keeps the two equal) and each also runs every smaller multiple of 8 (16-byte rows), loading and
-# storing only the call's columns -- never a padded copy of the inputs (kernels/flash_fwd_api.h). A
-# call runs on the smallest instantiated head dim >= its own.
-KERNEL_HEAD_DIMS = (64, 128)
+# Head dims: kernels are instantiated for KERNEL_HEAD_DIMS on every arch, forward and backward
+# (kernels/BUILD.bazel HEAD_DIMS and FWD_HEAD_DIMS; a CPU test keeps them equal; the sm90a forward
+# also has 192, which only the extension's registry needs to know), and each also runs every
+# smaller multiple of 8 (16-byte rows), loading and storing only the call's columns -- never a
+# padded copy of the inputs (kernels/flash_fwd_api.h). A call runs on the smallest instantiated
+# head dim >= its own (_C.kernel_head_dim answers per arch and pass).
+KERNEL_HEAD_DIMS = (64, 128, 256)
 MAX_HEAD_DIM = KERNEL_HEAD_DIMS[-1]
 HEAD_DIM_MULTIPLE = 8
 SUPPORTED_HEAD_DIMS = tuple(range(HEAD_DIM_MULTIPLE, MAX_HEAD_DIM + 1, HEAD_DIM_MULTIPLE))
@@ -36,7 +38,7 @@ def head_dim_error(fn, head_dim) -> str:
     """The message for a head dim the kernels do not take; it names the supported set."""
     why = ""
     if head_dim > MAX_HEAD_DIM and head_dim % HEAD_DIM_MULTIPLE == 0:
-        why = " (head dims above %d have no kernels yet)" % MAX_HEAD_DIM
+        why = " (head dims above %d have no kernels)" % MAX_HEAD_DIM
     return "%s: head_dim must be a multiple of %d from %d to %d, got %d%s" % (
         fn, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, head_dim, why)
 

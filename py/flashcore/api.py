@@ -54,7 +54,7 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads_kv, head_dim) with heads
     a multiple of heads_kv (GQA/MQA: query head h reads k/v head h // (heads // heads_kv), never a
-    repeated copy). CUDA float16/bfloat16, head_dim a multiple of 8 from 8 to 128, unit stride on
+    repeated copy). CUDA float16/bfloat16, head_dim a multiple of 8 from 8 to 256, unit stride on
     head_dim.
     softmax_scale: default 1/sqrt(head_dim). causal: bottom-right aligned mask (FlashAttention
     >= 2.1). window_size (left, right): query i sees keys j with

@@ -24,13 +24,13 @@ from flashcore._attention import _C, _DTYPE_NAMES, _device_arch, _raw_stream
 _NAME = "flashcore.flash_attn_with_kvcache"
 
 # The decode kernels (kernels/decode/) are instantiated for these head dims only and do not predicate
-# a smaller one (flashcore.attention and flash_attn_func do: any multiple of 8 up to 128).
+# a smaller one (flashcore.attention and flash_attn_func do: any multiple of 8 up to 256).
 KVCACHE_HEAD_DIMS = (64, 128)
 
 
 def _head_dim_error(fn, head_dim):
     return ("%s: head_dim must be 64 or 128 for a KV cache (the KV-cache kernels are built for those two "
-            "only; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 128), got %d"
+            "only; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256), got %d"
             % (fn, head_dim))
 
 

@@ -209,25 +209,7 @@ def make_fn(backend, inp, shape, mode="fwd"):
         return lambda: torch.autograd.grad(forward(), leaves, inp.dout)
     with backend_context(backend):
         out = forward()
-    fn = lambda: torch.autograd.grad(out, leaves, inp.dout, retain_graph=True)  # noqa: E731
-    fn.for_graph = lambda: _backward_on_capture_stream(backend, forward, leaves, inp.dout)
-    return fn
-
-
-def _backward_on_capture_stream(backend, forward, leaves, dout):
-    """The bwd callable for CUDA-graph timing. Autograd runs each backward op on the stream its
-    forward op ran on, so a backward of a forward made on the default stream launches there while
-    the graph captures on another stream, which invalidates the capture (every backend failed so on
-    2026-11-23). Here the forward runs on the stream torch.cuda.graph captures on by default."""
-    import torch
-    stream = torch.cuda.graph.default_capture_stream
-    if stream is None:  # torch.cuda.graph creates it lazily on first use; create it as it would
-        stream = torch.cuda.graph.default_capture_stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with backend_context(backend), torch.cuda.stream(stream):
-        out = forward()
-    torch.cuda.current_stream().wait_stream(stream)
-    return lambda: torch.autograd.grad(out, leaves, dout, retain_graph=True)
+    return lambda: torch.autograd.grad(out, leaves, inp.dout, retain_graph=True)
 
 
 def backend_context(backend):

@@ -178,8 +178,11 @@ def test_feature_rows_on_cpu(fakes, monkeypatch, mode, kw):
     assert rec["reference"] == "math_fp32"
     assert rec["correct"] is True, rec["backends"]["flashcore"]
     fa4 = rec["backends"]["fa4"]
-    assert fa4["within_tolerance"] is True and fa4["graph_ms"] == 1.5
-    assert rec["kernel_flashcore_over_fa4"] == pytest.approx(1.5)
+    assert fa4["within_tolerance"] is True
+    if mode in al.KERNEL_TIMED_MODES:
+        assert fa4["graph_ms"] == 1.5 and rec["kernel_flashcore_over_fa4"] == pytest.approx(1.5)
+    else:  # the backward is timed eager only (attention_lib.KERNEL_TIMED_MODES says why)
+        assert fa4["graph_ms"] is None and "graph_error" not in fa4
     for b in ("flash", "efficient", "cudnn"):
         e = rec["backends"][b]
         if kw.get("heads_kv"):
@@ -209,7 +212,10 @@ def test_fa4_plain_row_every_mode(fakes, mode, reference):
     assert rec["correct"] is True
     fa4 = rec["backends"]["fa4"]
     assert fa4["within_tolerance"] is True and 0 < fa4["max_abs_err"] < 2e-2
-    assert fa4["graph_ms"] == 1.5 and rec["kernel_flashcore_over_fa4"] == pytest.approx(1.5)
+    if mode in al.KERNEL_TIMED_MODES:
+        assert fa4["graph_ms"] == 1.5 and rec["kernel_flashcore_over_fa4"] == pytest.approx(1.5)
+    else:
+        assert fa4["graph_ms"] is None
     assert rec["flops"] == al.mode_flops(al.attention_flops(2, 4, 48, 48, 32, True), mode)
     assert fakes["fa4_calls"] >= 1
 

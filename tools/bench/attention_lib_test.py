@@ -543,26 +543,3 @@ def test_binary_rejects_bad_flags():
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
-
-
-def test_graph_timing_captures_the_callable_for_graph_gives(monkeypatch):
-    """The backward's callable carries for_graph() (its forward made on the capture stream):
-    graph_time_ms must time that one, and a plain callable as it is."""
-    import attention_timing
-    captured = []
-    fake = types.ModuleType("triton.testing")
-    fake.do_bench_cudagraph = lambda fn, rep, return_mode: captured.append(fn) or 2.0
-    monkeypatch.setitem(sys.modules, "triton", types.ModuleType("triton"))
-    monkeypatch.setitem(sys.modules, "triton.testing", fake)
-
-    def eager():
-        return "eager"
-
-    def for_graph():
-        return "graph"
-
-    eager.for_graph = lambda: for_graph
-    assert attention_timing.graph_time_ms("flashcore", eager, 10) == 2.0
-    assert captured[-1] is for_graph
-    assert attention_timing.graph_time_ms("flashcore", for_graph, 10) == 2.0
-    assert captured[-1] is for_graph

@@ -18,12 +18,10 @@ def time_ms(backend, fn, warmup_ms, rep_ms):
 
 
 def graph_time_ms(backend, fn, rep_ms):
-    """Kernel-only time per call: fn's calls captured in a CUDA graph and replayed. A callable
-    with a for_graph() (the backward's: attention_backends.make_fn) gives the one to capture."""
-    from triton.testing import do_bench_cudagraph  # captures on torch.cuda.graph's default stream
+    """Kernel-only time per call: fn's calls captured in a CUDA graph and replayed (the forward
+    only: attention_lib.KERNEL_TIMED_MODES says why)."""
+    from triton.testing import do_bench_cudagraph
     with backend_context(backend):
-        if hasattr(fn, "for_graph"):
-            fn = fn.for_graph()
         return float(do_bench_cudagraph(fn, rep=rep_ms, return_mode="median"))
 
 
