@@ -60,6 +60,19 @@ def test_kernel_head_dims_are_the_instantiated_ones():
             assert dims == set(_checks.KERNEL_HEAD_DIMS) | extra, (key, arch)
 
 
+def test_build_info_lists_the_head_dims_per_arch_and_dtype():
+    got = flashcore.build_info()["head_dims"]
+    assert set(got) == set(ARCHS)
+    for arch in ARCHS:
+        assert set(got[arch]) == {"fp16", "bf16"}
+        for dtype in ("fp16", "bf16"):
+            fwd = [64, 128, 192, 256] if arch == "sm90a" else [64, 128, 256]
+            want = {"fwd": fwd, "bwd": [64, 128, 256]}
+            if arch != "sm80_ptx":  # the KV-cache kernels have SASS libraries only
+                want["decode"] = [64, 128]
+            assert got[arch][dtype] == want, (arch, dtype)
+
+
 @pytest.mark.parametrize("backward", [False, True])
 @pytest.mark.parametrize("arch", ARCHS)
 def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):

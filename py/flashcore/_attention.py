@@ -32,8 +32,22 @@ def build_info() -> dict:
     runtime and nvcc versions, host compiler. From an installed wheel (flashcore/_build_info.json,
     the facts its provenance record lists): name, version, exact source revision, wheel tag,
     Bazel and its packages, every toolchain archive's sha256, host compiler version, compile
-    flags per kernel library. "from_wheel" says which of the two this is."""
+    flags per kernel library. "from_wheel" says which of the two this is. "head_dims" sums the
+    kernel lists up: {arch: {dtype: {"fwd": [...], "bwd": [...], "decode": [...]}}}, the instantiated
+    head dims per pass (forward and backward: every multiple of 8 up to the largest runs on the
+    smallest one >= it; the KV-cache "decode" kernels take exactly theirs)."""
     info = dict(_C.build_info())
+    head_dims = {}
+    for pass_, key in (("fwd", "kernels"), ("bwd", "bwd_kernels"), ("decode", "decode_kernels")):
+        for k in info.get(key, ()):
+            dims = head_dims.setdefault(k["arch"], {}).setdefault(k["dtype"], {}).setdefault(pass_, [])
+            if k["head_dim"] not in dims:
+                dims.append(k["head_dim"])
+    for per_dtype in head_dims.values():
+        for passes in per_dtype.values():
+            for dims in passes.values():
+                dims.sort()
+    info["head_dims"] = head_dims
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_build_info.json")
     info["from_wheel"] = os.path.exists(path)
     if info["from_wheel"]:
