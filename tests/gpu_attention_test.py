@@ -129,17 +129,24 @@ def check_against_oracle(q, k, v, causal, scale=None):
     return ours, theirs
 
 
+def oracle_case(shape, causal, head_dim, dtype, arch=None):
+    """One oracle case on fresh random inputs (a new seed each run, recorded with the errors);
+    arch: the forced library's name, or None for this GPU's own."""
+    batch, heads, sq, sk = shape
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    label = str(dtype) if arch is None else "%s %s" % (arch, dtype)
+    record_error(dict(dtype=label, head_dim=head_dim, causal=causal, shape=shape, seed=seed,
+                      flashcore=ours, torch_math=theirs))
+
+
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_matches_float64_reference(shape, causal, head_dim, dtype):
-    batch, heads, sq, sk = shape
-    seed = int.from_bytes(os.urandom(4), "little")
-    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
-    ours, theirs = check_against_oracle(q, k, v, causal)
-    record_error(dict(dtype=str(dtype), head_dim=head_dim, causal=causal, shape=shape, seed=seed,
-                      flashcore=ours, torch_math=theirs))
+    oracle_case(shape, causal, head_dim, dtype)
 
 
 # Head dims between the instantiations (issue 15): every multiple of 8 up to 128 runs on the 64 or
@@ -156,12 +163,7 @@ ODD_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (
 @pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_odd_head_dims_match_float64_reference(shape, causal, head_dim, dtype):
-    batch, heads, sq, sk = shape
-    seed = int.from_bytes(os.urandom(4), "little")
-    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
-    ours, theirs = check_against_oracle(q, k, v, causal)
-    record_error(dict(dtype=str(dtype), head_dim=head_dim, causal=causal, shape=shape, seed=seed,
-                      flashcore=ours, torch_math=theirs))
+    oracle_case(shape, causal, head_dim, dtype)
 
 
 def gapped(x, fill=float("nan"), gap=8):
@@ -235,12 +237,7 @@ WIDE_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), 
 @pytest.mark.parametrize("head_dim", WIDE_HEAD_DIMS)
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_wide_head_dims_match_float64_reference(forced_arch, shape, causal, head_dim, dtype):
-    batch, heads, sq, sk = shape
-    seed = int.from_bytes(os.urandom(4), "little")
-    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
-    ours, theirs = check_against_oracle(q, k, v, causal)
-    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
-                      seed=seed, flashcore=ours, torch_math=theirs))
+    oracle_case(shape, causal, head_dim, dtype, forced_arch)
 
 
 @pytest.mark.parametrize("forced_arch", [None] + PTX_ARCHS_FOR_GAPS, indirect=True)
@@ -286,12 +283,7 @@ def forced_arch(request):
 @pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_ptx_variant_odd_head_dims_match_float64_reference(forced_arch, shape, causal, head_dim, dtype):
-    batch, heads, sq, sk = shape
-    seed = int.from_bytes(os.urandom(4), "little")
-    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
-    ours, theirs = check_against_oracle(q, k, v, causal)
-    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
-                      seed=seed, flashcore=ours, torch_math=theirs))
+    oracle_case(shape, causal, head_dim, dtype, forced_arch)
 
 
 @pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
@@ -300,12 +292,7 @@ def test_ptx_variant_odd_head_dims_match_float64_reference(forced_arch, shape, c
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_ptx_variant_matches_float64_reference(forced_arch, shape, causal, head_dim, dtype):
-    batch, heads, sq, sk = shape
-    seed = int.from_bytes(os.urandom(4), "little")
-    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
-    ours, theirs = check_against_oracle(q, k, v, causal)
-    record_error(dict(dtype="%s %s" % (forced_arch, dtype), head_dim=head_dim, causal=causal, shape=shape,
-                      seed=seed, flashcore=ours, torch_math=theirs))
+    oracle_case(shape, causal, head_dim, dtype, forced_arch)
 
 
 @pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
