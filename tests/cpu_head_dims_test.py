@@ -83,8 +83,6 @@ def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):
             with_192 = arch == "sm90a" and not backward
             assert got == {d: 64 if d <= 64 else 128 if d <= 128 else 192 if d <= 192 and with_192 else 256
                            for d in ACCEPTED}
-            if not with_192:
-                assert all(got[d] == _checks.kernel_head_dim(d) for d in ACCEPTED)
             for d in REJECTED_NOT_MULTIPLE + REJECTED_TOO_LARGE + (0, -8):
                 assert _C.kernel_head_dim(arch, dtype, d, causal, backward) == 0, d
 

@@ -43,11 +43,6 @@ def head_dim_error(fn, head_dim) -> str:
         fn, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, head_dim, why)
 
 
-def kernel_head_dim(head_dim) -> int:
-    """The instantiated head dim a supported head dim runs on (the smallest one >= it)."""
-    return next(d for d in KERNEL_HEAD_DIMS if d >= head_dim)
-
-
 def check_tensor(fn, name, t, dims, strides=True):
     """t is a low-precision tensor of `dims` dimensions with kernel-readable strides (those only
     with strides=True; check_layout does them)."""
