@@ -13,6 +13,7 @@ poison (never written) while NaN in the inputs' padding rows must not leak into 
 import itertools
 import json
 import os
+import random
 import sys
 import textwrap
 
@@ -65,7 +66,7 @@ class Case:
     as attention_core's keywords, and the poisoned kernel runs."""
 
     def __init__(self, *, dtype, head_dim, gqa=False, varlen=False, window=False, softcap=False, sink=False,
-                 causal=False, seqused=False, seed=None, heads=8):
+                 causal=False, seqused=False, seed=None, heads=8, lengths=None):
         self.dtype, self.head_dim, self.causal = dtype, head_dim, causal
         self.seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
         g = torch.Generator(device="cuda").manual_seed(self.seed)
@@ -78,11 +79,13 @@ class Case:
             return torch.randn(*shape, generator=g, device="cuda", dtype=torch.float32)
 
         self.varlen = varlen
+        # packed (query, key) lengths per sequence; `lengths` replaces the default batch
+        self.len_q, self.len_k = lengths if lengths is not None else (VARLEN_Q, VARLEN_K)
         if varlen:
-            tq, tk = sum(VARLEN_Q), sum(VARLEN_K)
-            self.cu_q = torch.tensor([0] + list(itertools.accumulate(VARLEN_Q)), dtype=torch.int32, device="cuda")
-            self.cu_k = torch.tensor([0] + list(itertools.accumulate(VARLEN_K)), dtype=torch.int32, device="cuda")
-            self.max_q, self.max_k = max(VARLEN_Q), max(VARLEN_K)
+            tq, tk = sum(self.len_q), sum(self.len_k)
+            self.cu_q = torch.tensor([0] + list(itertools.accumulate(self.len_q)), dtype=torch.int32, device="cuda")
+            self.cu_k = torch.tensor([0] + list(itertools.accumulate(self.len_k)), dtype=torch.int32, device="cuda")
+            self.max_q, self.max_k = max(self.len_q), max(self.len_k)
             shapes = [(tq + PAD_ROWS, heads, head_dim), (tk + PAD_ROWS, self.heads_kv, head_dim)]
         else:
             self.cu_q = self.cu_k = None
@@ -151,7 +154,7 @@ class Case:
     def q_rows(self):
         if not self.varlen:
             return slice(None)
-        return slice(0, sum(VARLEN_Q))
+        return slice(0, sum(self.len_q))
 
     def k_rows_mask(self):
         """Bool over k's first dim (packed) or (batch, seqlen_k) (dense): keys some sequence uses."""
@@ -163,8 +166,8 @@ class Case:
             return m
         m = torch.zeros(self.k.shape[0], dtype=torch.bool, device="cuda")
         cu = self.cu_k.tolist()
-        used = self.seqused_k.tolist() if self.seqused_k is not None else [None] * len(VARLEN_K)
-        for b in range(len(VARLEN_K)):
+        used = self.seqused_k.tolist() if self.seqused_k is not None else [None] * len(self.len_k)
+        for b in range(len(self.len_k)):
             n = cu[b + 1] - cu[b] if used[b] is None else min(cu[b + 1] - cu[b], used[b])
             m[cu[b]:cu[b] + n] = True
         return m
@@ -190,8 +193,8 @@ def check_forward(case, out, lse, ref, lowp):
     assert not torch.isnan(lse[..., rows]).any(), "%s: NaN in lse" % case.name
     assert torch.isfinite(o).all(), "%s: inf in out" % case.name
     if case.varlen:  # rows past cu_seqlens_q[-1]: never written
-        assert torch.isnan(out[sum(VARLEN_Q):]).all(), "%s: out rows past cu_seqlens_q[-1] were written" % case.name
-        assert torch.isnan(lse[:, sum(VARLEN_Q):]).all(), "%s: lse past cu_seqlens_q[-1] was written" % case.name
+        assert torch.isnan(out[sum(case.len_q):]).all(), "%s: out rows past cu_seqlens_q[-1] were written" % case.name
+        assert torch.isnan(lse[:, sum(case.len_q):]).all(), "%s: lse past cu_seqlens_q[-1] was written" % case.name
     ref_lse = ref.lse[..., rows]
     ours_lse = lse[..., rows]
     empty = torch.isinf(ref_lse)  # rows that see no key and have no sink
@@ -213,9 +216,9 @@ def check_backward(case, grads, ref, lowp):
         assert not torch.isnan(g).any(), "%s: NaN in %s (unwritten, computed, or leaked from padding)" % (case.name, name)
         assert torch.isfinite(g).all(), "%s: inf in %s" % (case.name, name)
     if case.varlen:
-        assert torch.isnan(dq[sum(VARLEN_Q):]).all(), "%s: dq rows past cu_seqlens_q[-1] were written" % case.name
+        assert torch.isnan(dq[sum(case.len_q):]).all(), "%s: dq rows past cu_seqlens_q[-1] were written" % case.name
         for name, g in (("dk", dk), ("dv", dv)):
-            assert torch.isnan(g[sum(VARLEN_K):]).all(), "%s: %s rows past cu_seqlens_k[-1] were written" % (
+            assert torch.isnan(g[sum(case.len_k):]).all(), "%s: %s rows past cu_seqlens_k[-1] were written" % (
                 case.name, name)
     for name, o, r, lo, sel in (("dq", dq, ref.dq, lowp.dq, rows), ("dk", dk, ref.dk, lowp.dk, kmask),
                                 ("dv", dv, ref.dv, lowp.dv, kmask)):
@@ -284,6 +287,30 @@ def test_odd_head_dim_deterministic_is_bitwise_reproducible_with_every_feature(h
             if a is not None:
                 assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0))
     check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
+
+
+# The Hopper forward's tile orders for packed batches (kernels/hopper/tile_scheduler.cuh): up to
+# 512 sequences are sorted longest first on the GPU, and causal tiles paired (long, short) when
+# they outnumber the SMs; more sequences keep the unsorted order. Lengths drawn per run (seeded
+# from the case): zero-length sequences, 1-row ones, and non-multiples of the 128-row tiles.
+def schedule_lengths(kind, seed):
+    rng = random.Random(seed)
+    if kind == "sorted":  # ~40 x 8 heads x ~4.5 query blocks: more tiles than SMs, so causal pairs
+        q = [rng.choice((0, 1, rng.randrange(2, 1200))) if i % 7 == 0 else rng.randrange(2, 1200) for i in range(40)]
+        k = [max(0, n + rng.randrange(-64, 65)) for n in q]
+    else:  # more sequences than the sorted table holds
+        q = [rng.randrange(0, 40) for _ in range(600)]
+        k = [rng.randrange(0, 48) for _ in range(600)]
+    return tuple(q), tuple(k)
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("kind", ["sorted", "unsorted"])
+def test_varlen_tile_orders_match_float64(kind, causal):
+    seed = int.from_bytes(os.urandom(4), "little")
+    case = Case(dtype=DTYPES[causal], head_dim=64, varlen=True, gqa=True, causal=causal, seed=seed,
+                lengths=schedule_lengths(kind, seed))
+    run_and_check(case, backward=False)
 
 
 @pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])

@@ -34,6 +34,7 @@
 #include "kernels/flash_fwd_api.h"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
+#include "kernels/hopper/tile_scheduler.cuh"
 #include "kernels/hopper/tma_pipeline.cuh"
 #include "kernels/hopper/wgmma.cuh"
 
@@ -80,58 +81,6 @@ __device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
   return smem_desc_sw128(smem_u32(tile) + kk * 16 * 128, kBlockN * 128, 1024);
 }
 
-// Tile order. Work items are tiles (non-causal) or pairs of tiles (causal: query blocks
-// num_m - 1 - k and k of one head, a long one and a short one, so every pair costs about the same
-// number of key blocks and a static round-robin of pairs over the grid is balanced). CTA c takes
-// work items c, c + gridDim.x, ... (a persistent grid of one CTA per SM, or one CTA per item).
-// Items go (batch, head)-major so that CTAs running at the same time share K/V in L2 (at 16k
-// tokens one head's K/V is 8 MB; 132 heads at once would stream from HBM). When every causal tile
-// fits on its own SM (causal_pairs() false: at most one tile per SM), tiles are not paired -- a
-// pair runs its two tiles one after the other -- and each item is one tile, longest first.
-template <bool kCausal>
-struct TileScheduler {
-  int tiles_per_item;  // 2: causal (long, short) pairs; 1: a tile per item
-  int num_m_blocks, heads, items_per_head, num_items;
-
-  __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m, bool pair_causal_tiles)
-      : tiles_per_item(kCausal && pair_causal_tiles ? 2 : 1),
-        num_m_blocks((seqlen_q + block_m - 1) / block_m),
-        heads(heads_),
-        items_per_head(tiles_per_item == 2 ? (num_m_blocks + 1) / 2 : num_m_blocks),
-        num_items(items_per_head * heads_ * batch) {}
-
-  // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
-  __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
-    return static_cast<int64_t>((seqlen_q + block_m - 1) / block_m) * heads * batch > sm_count;
-  }
-
-  // Walk: w = tile index within the CTA's item sequence, as item * tiles_per_item + half.
-  __device__ __forceinline__ int first() const { return blockIdx.x * tiles_per_item; }
-  __device__ __forceinline__ int end() const { return num_items * tiles_per_item; }
-  __device__ __forceinline__ int next(int w) const {
-    return w % tiles_per_item == tiles_per_item - 1 ? w + (gridDim.x - 1) * tiles_per_item + 1 : w + 1;
-  }
-  // False for the missing partner of the middle query block when num_m_blocks is odd.
-  __device__ __forceinline__ bool decode(int w, int& m_block, int& head, int& batch) const {
-    const int item = w / tiles_per_item;
-    const int k = item % items_per_head;
-    const int bh = item / items_per_head;
-    head = bh % heads;
-    batch = bh / heads;
-    if (!kCausal) {
-      m_block = k;
-      return true;
-    }
-    const int long_block = num_m_blocks - 1 - k;
-    if (tiles_per_item == 1) {
-      m_block = long_block;
-      return true;
-    }
-    m_block = w % 2 == 0 ? long_block : k;
-    return w % 2 == 0 || k < long_block;
-  }
-};
-
 // Running position in a kStages-deep ring of mbarrier-guarded buffers.
 template <int kStages>
 struct PipelineState {
@@ -161,14 +110,24 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   static_assert((kPolicy.producer_regs + kPolicy.consumer_wgs * kPolicy.consumer_regs) * 128 <= kSm90RegistersPerSm,
                 "setmaxnreg budgets exceed the register file");
   using Smem = FwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages, kQBuffers>;
-  static_assert(sizeof(Smem) + 1024 <= kSm90MaxDynamicSmemBytes, "shared storage (+ 1 KB alignment slack) exceeds 227 KB");
+  static_assert(sizeof(VarlenOrder) + sizeof(Smem) + 1024 <= kSm90MaxDynamicSmemBytes,
+                "shared storage (+ 1 KB alignment slack) exceeds 227 KB");
 
   extern __shared__ unsigned char smem_raw[];
-  // 128-byte swizzled tiles need 1024-byte alignment; the launch asks for 1 KB of slack.
-  Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  // The packed batch's tile order first, at the start of the dynamic shared memory, so its
+  // address is a constant the compiler rematerialises instead of a register held by every role;
+  // then the tiles: 128-byte swizzled tiles need 1024-byte alignment (the launch adds 1 KB of slack).
+  VarlenOrder& varlen_order = *reinterpret_cast<VarlenOrder*>(smem_raw);
+  Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + sizeof(VarlenOrder) + 1023) &
+                                        ~uintptr_t(1023));
 
-  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles);
   const bool varlen = p.cu_seqlens_q != nullptr;
+  const bool sorted_varlen = varlen && p.batch <= kVarlenSortedMax;
+  if (sorted_varlen) {  // syncs the CTA
+    build_varlen_order<kCausal>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.batch, p.heads, kBlockM, varlen_order);
+  }
+  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles, sorted_varlen,
+                                         static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row
   const int group = p.heads / p.heads_kv;    // GQA: query heads per k/v head
   // A tile's sequence and the key blocks [n_first, n_end) its query rows visit (the window's,
@@ -519,6 +478,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
+      sizeof(VarlenOrder) +
       sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages, kPolicy.q_buffers>) +
       1024;
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
@@ -547,12 +507,16 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   int sm_count = 0;
   err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
-  // Pairs balance tiles of known cost; packed sequences of unknown lengths are not paired.
+  // Pairs balance tiles of known cost; a packed batch's lengths are known on the GPU only, where
+  // its sorted order decides (tile_scheduler.cuh).
   const bool pairs =
       !t.varlen && TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
   const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs);
   const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
-  if (items * scheduler.tiles_per_item > INT32_MAX) return cudaErrorInvalidConfiguration;
+  // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
+  // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).
+  const int64_t walk = t.varlen ? items + static_cast<int64_t>(p.heads) * p.batch : items * scheduler.dense_tiles_per_item;
+  if (walk > INT32_MAX) return cudaErrorInvalidConfiguration;
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs);
   return cudaGetLastError();

@@ -1,0 +1,203 @@
+// The Hopper forward's tile order (kernels/hopper/fwd_kernel.cuh): which (query block, head,
+// batch) tiles each CTA of the persistent grid runs, and in what order.
+//
+// Work items are tiles (non-causal) or pairs of tiles (causal: query blocks num_m - 1 - k and k of
+// one head, a long one and a short one, so every pair costs about the same number of key blocks
+// and a static round-robin of pairs over the grid is balanced). CTA c takes work items c,
+// c + gridDim.x, ... (a persistent grid of one CTA per SM, or one CTA per item). Items go
+// (batch, head)-major so that CTAs running at the same time share K/V in L2 (at 16k tokens one
+// head's K/V is 8 MB; 132 heads at once would stream from HBM). When every causal tile fits on its
+// own SM (causal_pairs() false: at most one tile per SM), tiles are not paired -- a pair runs its
+// two tiles one after the other -- and each item is one tile, longest first.
+//
+// Packed variable-length batches (VarlenOrder): the lengths live on the GPU, so the host can
+// neither pair nor order them. Every CTA therefore builds the same table in shared memory before
+// its roles split: the sequences sorted by key count, longest first, and the running count of
+// their items. Items then go (sorted sequence, head, block)-major -- still sharing K/V in L2 --
+// and only real tiles are items (a short sequence in a batch whose longest has 4000 tokens brings
+// no empty query blocks to skip). With items in descending cost, the static round-robin hands every
+// CTA a similar mix: the CTA's j-th item comes from the same cost band as every other CTA's j-th.
+// The unsorted order gave each CTA a random sum of item costs that ranged 100x (a 64-sequence
+// batch of 100-4000 tokens ran at 86% of the equal-length batch's TFLOP/s, docs/PERF.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/common/mask.cuh"
+#include "kernels/flash_fwd_api.h"
+
+namespace flashcore {
+namespace hopper {
+
+// Packed batches of more sequences keep the unsorted order (every query block of the longest
+// sequence is an item of every sequence; past-the-end ones are skipped). 512 entries are 6 KB of
+// shared memory, which every head dim's FwdSharedStorage has to spare (static_assert there).
+constexpr int kVarlenSortedMax = 512;
+
+struct VarlenOrder {
+  int item_end[kVarlenSortedMax];  // items of sorted sequences 0..i, every head (inclusive prefix)
+  int m_blocks[kVarlenSortedMax];  // query blocks of the i-th longest sequence
+  int seq[kVarlenSortedMax];       // its batch index
+  int tiles_per_item;              // 2: causal tiles paired, as TileScheduler decides for dense
+  int total_tiles;                 // query blocks of the batch, one head (the pairing decision)
+};
+
+// Builds `order` for a packed batch of p.batch <= kVarlenSortedMax sequences; every thread of the
+// CTA calls it (it syncs the CTA). Sort key: the sequence's key count (a tile's cost in key
+// blocks, or a causal pair's), ties by batch index so every CTA builds the same order. A rank
+// sort: thread t places the sequences t, t + blockDim.x, ... by counting the longer ones -- B^2 /
+// threads shared-memory reads (B = 512, 384 threads: ~700 each, about 2 us), run once per CTA.
+template <bool kCausal>
+__device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const int* cu_seqlens_k, const int* seqused_k,
+                                             int batch, int heads, int block_m, VarlenOrder& order) {
+  // Lengths as SeqInfo reads them (the pointers by value: a reference to the kernel's
+  // __grid_constant__ parameters here made ptxas keep copies that the producer then spilled).
+  auto seqlen_q_of = [&](int b) { return cu_seqlens_q[b + 1] - cu_seqlens_q[b]; };
+  auto seqlen_k_of = [&](int b) {
+    const int n = cu_seqlens_k[b + 1] - cu_seqlens_k[b];
+    return seqused_k != nullptr ? min(n, seqused_k[b]) : n;
+  };
+  int* key = order.item_end;  // the sort keys live here until the items replace them
+  if (threadIdx.x == 0) order.total_tiles = 0;
+  __syncthreads();
+  for (int b = threadIdx.x; b < batch; b += blockDim.x) {
+    key[b] = seqlen_k_of(b);
+    atomicAdd(&order.total_tiles, (seqlen_q_of(b) + block_m - 1) / block_m);
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < batch; b += blockDim.x) {
+    const int kb = key[b];
+    int rank = 0;
+    for (int o = 0; o < batch; ++o) {
+      const int ko = key[o];
+      rank += ko > kb || (ko == kb && o < b);
+    }
+    order.seq[rank] = b;
+  }
+  // Pair causal tiles unless every tile gets an SM of its own (TileScheduler::causal_pairs).
+  const int tiles_per_item = kCausal && static_cast<int64_t>(order.total_tiles) * heads > gridDim.x ? 2 : 1;
+  __syncthreads();
+  for (int i = threadIdx.x; i < batch; i += blockDim.x) {
+    const int m_blocks = (seqlen_q_of(order.seq[i]) + block_m - 1) / block_m;
+    order.m_blocks[i] = m_blocks;
+    order.item_end[i] = heads * (tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks);
+  }
+  if (threadIdx.x == 0) order.tiles_per_item = tiles_per_item;
+  __syncthreads();
+  if (threadIdx.x < 32) {  // inclusive prefix sum, one warp, 32 entries a pass
+    const int lane = threadIdx.x;
+    int carry = 0;
+    for (int base = 0; base < batch; base += 32) {
+      int v = base + lane < batch ? order.item_end[base + lane] : 0;
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const int u = __shfl_up_sync(0xffffffffu, v, d);
+        if (lane >= d) v += u;
+      }
+      if (base + lane < batch) order.item_end[base + lane] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+}
+
+// A 32-bit shared-memory load: the scheduler's table is read through its shared address, not a
+// generic pointer (the producer thread runs in 24 registers; generic 64-bit addresses of the
+// table's arrays, hoisted out of its loop, made it spill).
+__device__ __forceinline__ int ld_shared_s32(uint32_t addr) {
+  int v;
+  asm volatile("ld.shared.s32 %0, [%1];" : "=r"(v) : "r"(addr));
+  return v;
+}
+
+template <bool kCausal>
+struct TileScheduler {
+  // Dense order (and packed batches of more than kVarlenSortedMax sequences).
+  int dense_tiles_per_item;  // 2: causal (long, short) pairs; 1: a tile per item
+  int num_m_blocks, heads, items_per_head, dense_items;
+  // A sorted packed batch (VarlenOrder at the shared-memory address order_addr), or the dense
+  // order. Every field is fixed at construction from the kernel's parameters and a constant
+  // address, so the compiler can rematerialise them instead of holding them in the producer's 24
+  // registers or across the consumers' mainloop (a table address chosen at run time made the d256
+  // consumers spill); the sorted order's counts are read from shared memory where needed.
+  bool sorted;
+  int batch_size;
+  uint32_t order_addr;
+
+  __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m, bool pair_causal_tiles,
+                                    bool sorted_varlen = false, uint32_t varlen_order_addr = 0)
+      : dense_tiles_per_item(kCausal && pair_causal_tiles ? 2 : 1),
+        num_m_blocks((seqlen_q + block_m - 1) / block_m),
+        heads(heads_),
+        items_per_head(dense_tiles_per_item == 2 ? (num_m_blocks + 1) / 2 : num_m_blocks),
+        dense_items(items_per_head * heads_ * batch),
+        sorted(sorted_varlen),
+        batch_size(batch),
+        order_addr(varlen_order_addr) {}
+
+  // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
+  __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
+    return static_cast<int64_t>((seqlen_q + block_m - 1) / block_m) * heads * batch > sm_count;
+  }
+
+  __device__ __forceinline__ int tiles_per_item() const {
+    return sorted ? ld_shared_s32(order_addr + offsetof(VarlenOrder, tiles_per_item)) : dense_tiles_per_item;
+  }
+  __device__ __forceinline__ int num_items() const {
+    return sorted ? ld_shared_s32(order_addr + offsetof(VarlenOrder, item_end) + 4 * (batch_size - 1)) : dense_items;
+  }
+
+  // Walk: w = tile index within the CTA's item sequence, as item * tiles_per_item + half.
+  __device__ __forceinline__ int first() const { return blockIdx.x * tiles_per_item(); }
+  __device__ __forceinline__ int end() const { return num_items() * tiles_per_item(); }
+  __device__ __forceinline__ int next(int w) const {
+    const int tpi = tiles_per_item();
+    return w % tpi == tpi - 1 ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
+  }
+  // False for the missing partner of the middle query block when the query blocks are odd.
+  __device__ __forceinline__ bool decode(int w, int& m_block, int& head, int& batch) const {
+    const int tiles_per_item = this->tiles_per_item();
+    const int item = w / tiles_per_item;
+    int k, m_blocks;
+    if (sorted) {
+      // The sorted sequence holding `item`: the first i with item_end[i] > item.
+      const uint32_t item_end = order_addr + offsetof(VarlenOrder, item_end);
+      int lo = 0, hi = batch_size - 1;
+      while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (ld_shared_s32(item_end + 4 * mid) > item) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      m_blocks = ld_shared_s32(order_addr + offsetof(VarlenOrder, m_blocks) + 4 * lo);
+      const int local = item - (lo > 0 ? ld_shared_s32(item_end + 4 * (lo - 1)) : 0);
+      const int per_head = tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks;
+      batch = ld_shared_s32(order_addr + offsetof(VarlenOrder, seq) + 4 * lo);
+      head = local / per_head;
+      k = local % per_head;
+    } else {
+      m_blocks = num_m_blocks;
+      k = item % items_per_head;
+      const int bh = item / items_per_head;
+      head = bh % heads;
+      batch = bh / heads;
+    }
+    if (!kCausal) {
+      m_block = k;
+      return true;
+    }
+    const int long_block = m_blocks - 1 - k;
+    if (tiles_per_item == 1) {
+      m_block = long_block;
+      return true;
+    }
+    m_block = w % 2 == 0 ? long_block : k;
+    return w % 2 == 0 || k < long_block;
+  }
+};
+
+}  // namespace hopper
+}  // namespace flashcore
