@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "bindings/build_stamp.h"
@@ -259,6 +260,15 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.num_splits = param<int>(d, "num_splits");
   p.o_accum = pointer<float>(d, "o_accum");
   p.lse_accum = pointer<float>(d, "lse_accum");
+  // Test-only switch for an in-process A/B of the paged load paths (DecodePagedLoad:
+  // top_of_step (the default), ahead, batched, per_row); unset, empty or unknown: the default. Read
+  // per call, so a bench can capture one graph per path; a graph keeps the path it was captured with.
+  if (const char* load = std::getenv("FLASHCORE_DECODE_PAGED_LOAD")) {
+    const std::string path(load);
+    if (path == "ahead") p.paged_load = static_cast<int>(DecodePagedLoad::kAhead);
+    if (path == "batched") p.paged_load = static_cast<int>(DecodePagedLoad::kBatched);
+    if (path == "per_row") p.paged_load = static_cast<int>(DecodePagedLoad::kPerRow);
+  }
 
   cudaError_t err;
   {

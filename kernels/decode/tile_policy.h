@@ -49,29 +49,21 @@ constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_d
 //    180 us with 16 splits (128 CTAs), 199 us with 29 (232 CTAs, FlashAttention-2's wave rule),
 //    191 us with 33 (264); B1 H32 k65536: 342 us with 4 splits against 358 us with 8. So the most
 //    splits that keep the CTAs within one per SM.
-//  - paged caches: each key row's page is a dependent load from the block table, which one CTA
-//    per SM cannot hide (B1 H32 k65536 page 16: 545 us at 4 splits, 363 us at 8). So the wave
-//    rule over two CTA slots per SM: the smallest count whose last wave is >= 85% as full as the
-//    best count's.
+//  - paged caches: two CTAs per SM, the most splits that keep the CTAs within the 2 x SM slots
+//    (B1 H32: 8 splits, 256 CTAs; B1 Hq32 Hk8: 33, 264 CTAs). With main's per-row block-table
+//    loads one CTA per SM could not hide them (B1 H32 k65536 page 16: 545 us at 4 splits, 363 us
+//    at 8); FlashAttention-2's wave rule (the smallest count within 85% of the best wave fill)
+//    picked 29 for Hk8, leaving 32 SMs with one CTA: 224 / 250 us at page 16 / 256 against
+//    213 / 208 us at 33 (docs/results/2026-11-23-h100-dqwriter/decode-smem.log: the staged-table
+//    branch, in a GPU state where contiguous took 202 us, not 180).
 // Both: no split when the query blocks already give most SMs a CTA, and never fewer than 4 key
 // blocks a split. `key_blocks` counts the blocks of the largest key count the call can have (the
 // cache's capacity), never the current lengths, so the count is fixed for a captured step.
 constexpr int decode_num_splits(int tiles, int num_sms, int ctas_per_sm, int key_blocks, bool paged) {
   if (tiles <= 0 || num_sms <= 0 || tiles * 10 >= num_sms * 8) return 1;
   const int max_splits = std::max(1, std::min(kDecodeMaxSplits, key_blocks / 4));
-  if (!paged) return std::max(1, std::min(max_splits, num_sms / tiles));
-  const int slots = num_sms * ctas_per_sm;
-  double eff[kDecodeMaxSplits + 1] = {};
-  double best = 0.0;
-  for (int s = 1; s <= max_splits; ++s) {
-    const double waves = static_cast<double>(tiles) * s / slots;
-    eff[s] = waves / static_cast<double>(static_cast<long long>(waves + 0.999999));
-    best = std::max(best, eff[s]);
-  }
-  for (int s = 1; s <= max_splits; ++s) {
-    if (eff[s] >= 0.85 * best) return s;
-  }
-  return 1;
+  const int slots = paged ? num_sms * std::max(1, ctas_per_sm) : num_sms;
+  return std::max(1, std::min(max_splits, slots / tiles));
 }
 
 }  // namespace flashcore
