@@ -70,20 +70,7 @@ struct DecodeParams {
   int num_splits;
   float* o_accum;
   float* lse_accum;
-
-  // How a paged cache's key rows find their pages (DecodePagedLoad). Only kTopOfStep, the default,
-  // is compiled for every (arch, dtype, head dim); the others exist for an in-process A/B on the
-  // sm90a bf16 d128 decode kernel and fall back to the default elsewhere. Ignored for contiguous caches.
-  int paged_load;
 };
-
-// How a paged refill gets the block-table entries of its key rows (all rows of a block at once and
-// branch-free, except kPerRow). kTopOfStep: loaded at the top of the pipeline step that refills,
-// before its cp.async wait and barrier, so their latency hides under that wait and they queue
-// behind no copy of this step. kAhead: loaded one step earlier, right after that step's copies.
-// kBatched: loaded at the refill (one exposed round trip per refill). kPerRow: main's path before
-// this change, one dependent load per key row before that row's copies.
-enum class DecodePagedLoad : int { kTopOfStep = 0, kAhead = 1, kBatched = 2, kPerRow = 3 };
 
 struct DecodeKernelKey {
   Arch arch;

@@ -111,9 +111,8 @@ struct RowSoftmax {
 // extension lets the runtime launch another arch's image ("no kernel image", or the wrong one);
 // see kernels/sm80/bwd_kernel.cuh.
 // kPaged: the cache is paged (block_table set), a compile-time choice so the contiguous kernel
-// carries no page arithmetic; kPagedLoad: how a paged refill finds its pages (DecodePagedLoad).
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, bool kPaged,
-          DecodePagedLoad kPagedLoad>
+// carries no page arithmetic.
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, bool kPaged>
 __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kThreads = kDecodeThreads;
@@ -176,11 +175,12 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   auto stage_k = [&](int stage) { return sK + stage * kBlockN * kHeadDim; };
   auto stage_v = [&](int stage) { return sV + stage * kBlockN * kHeadDim; };
 
-  // Paged caches. A refill's copy addresses depend on block-table loads; the per-row path issued
-  // each row's load after the previous row's copies and waited for it, eight dependent round trips
-  // per refill behind the warp's own queued copies (SASS of main 549a0a6), which one CTA per SM
-  // could not hide. Here the entries of all rows of a block are loaded together, branch-free (rows
-  // past the keys look up the last key's page, an entry the table must hold), into page_of_row.
+  // Paged caches. A refill's copy addresses depend on block-table loads. Loading each row's entry
+  // just before that row's copies (main 549a0a6) made eight dependent round trips per refill, each
+  // queued behind the warp's own copies, which one CTA per SM could not hide
+  // (docs/results/2026-11-23-h100-decode3.md). Here the entries of all rows of a block are loaded
+  // together, branch-free (rows past the keys look up the last key's page, an entry the table must
+  // hold), into page_of_row, at the top of the pipeline step that refills (see the main loop).
   // Page sizes are any positive int: pos / page_size by a multiply-high with a magic number made
   // once per CTA (Granlund-Montgomery round-up: exact for 0 <= pos < 2^31), three instructions
   // and no branch per row where an int division is about twenty.
@@ -201,8 +201,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       page_of_row[i] = __ldg(seq.pages + page_index(pos));
     }
   };
-  // Copies block `blk` into `stage` once page_of_row holds its pages (paged) -- or, kPerRow, main's
-  // original path, kept for the A/B.
+  // Copies block `blk` into `stage` (paged: once page_of_row holds its pages).
   auto load_kv = [&](int blk, int stage) {
     Element* sKs = stage_k(stage);
     Element* sVs = stage_v(stage);
@@ -218,14 +217,6 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
           k_off = seq.cache_row * p.k_page_stride + pos * p.k_row_stride;
           v_off = seq.cache_row * p.v_page_stride + pos * p.v_row_stride;
         }
-      } else if constexpr (kPagedLoad == DecodePagedLoad::kPerRow) {
-        if (valid) {
-          const int pos = seq.leftpad + j;
-          const int page = __ldg(seq.pages + pos / p.page_size);
-          const int row = pos % p.page_size;
-          k_off = page * p.k_page_stride + row * p.k_row_stride;
-          v_off = page * p.v_page_stride + row * p.v_row_stride;
-        }
       } else {
         const int pos = min(seq.leftpad + j, last_pos);
         const int row = pos - page_index(pos) * page_size;
@@ -236,9 +227,6 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch * 8, valid ? 16 : 0);
     }
   };
-  constexpr bool kFetchAtTop = kPaged && kPagedLoad == DecodePagedLoad::kTopOfStep;
-  constexpr bool kFetchAhead = kPaged && kPagedLoad == DecodePagedLoad::kAhead;
-  constexpr bool kFetchAtRefill = kPaged && kPagedLoad == DecodePagedLoad::kBatched;
 
   if (n_blocks > 0) {
     // Q: packed row r of the block is token (m0 + r) / G, query head kv_head * G + (m0 + r) % G.
@@ -259,14 +247,10 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < n_blocks) {
-      if constexpr (kFetchAtTop || kFetchAhead || kFetchAtRefill) fetch_pages(blk_begin + s);
+      if constexpr (kPaged) fetch_pages(blk_begin + s);
       load_kv(blk_begin + s, s);
     }
     cp_async_commit();  // unconditional: the group count stays fixed
-  }
-  // kAhead: the pages of the first refill of the loop, loaded while the prologue's copies fly.
-  if constexpr (kFetchAhead) {
-    if (kStages - 1 < n_blocks) fetch_pages(blk_begin + kStages - 1);
   }
 
   float acc_o[kDTiles * 4];
@@ -287,24 +271,18 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const int q_ld_row = warp_m * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
 
   for (int it = 0; it < n_blocks; ++it) {
-    // kTopOfStep: this step's refill pages, in flight while the wait and barrier below hold us.
-    // page_of_row is free: the previous step's refill has read it.
-    if constexpr (kFetchAtTop) {
+    // Paged: this step's refill pages, loaded before the wait and barrier below so their latency
+    // hides under that wait and they queue behind no copy of this step (loading them one step
+    // earlier, or at the refill, measured the same or up to 1% slower). page_of_row is free: the
+    // previous step's refill has read it.
+    if constexpr (kPaged) {
       if (it + kStages - 1 < n_blocks) fetch_pages(blk_begin + it + kStages - 1);
     }
     cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
     __syncthreads();
     // Refill the stage every warp finished reading in the previous step (barrier above).
-    if (it + kStages - 1 < n_blocks) {
-      if constexpr (kFetchAtRefill) fetch_pages(blk_begin + it + kStages - 1);
-      load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages);
-    }
+    if (it + kStages - 1 < n_blocks) load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages);
     cp_async_commit();
-    // kAhead: the next refill's pages, issued after this refill's address arithmetic has read
-    // page_of_row and consumed a whole step (this block's math, the next wait and barrier) later.
-    if constexpr (kFetchAhead) {
-      if (it + kStages < n_blocks) fetch_pages(blk_begin + it + kStages);
-    }
     if (it == 0) {
 #pragma unroll
       for (int kk = 0; kk < kKSteps; ++kk) {
@@ -496,13 +474,13 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   }
 }
 
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kPaged, DecodePagedLoad kPagedLoad>
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kPaged>
 cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
   constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
   constexpr int kBlockM = 16 * kRowWarps;
   constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim);
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
-                                          kTile.ctas_per_sm, kPaged, kPagedLoad>;
+                                          kTile.ctas_per_sm, kPaged>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
@@ -512,25 +490,12 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The paged load paths other than the default are compiled only where the A/B measures them
-// (decode rows: one query row block, sm90a, bf16, head dim 128); elsewhere every request runs
-// kTopOfStep, so the other libraries build two kernels per row-block height, not five.
-template <Arch kArch, DType kDType, class Traits, int kHeadDim, int kRowWarps>
+// Contiguous and paged caches run separate instantiations (the contiguous one has no page
+// arithmetic).
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
 cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
-  if (p.block_table == nullptr) return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, false, DecodePagedLoad::kTopOfStep>(p, stream);
-  constexpr bool kAbPaths = kArch == Arch::kSm90a && kHeadDim == 128 && kRowWarps == 1 && kDType == DType::kBf16;
-  if constexpr (kAbPaths) {
-    if (p.paged_load == static_cast<int>(DecodePagedLoad::kAhead)) {
-      return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true, DecodePagedLoad::kAhead>(p, stream);
-    }
-    if (p.paged_load == static_cast<int>(DecodePagedLoad::kBatched)) {
-      return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true, DecodePagedLoad::kBatched>(p, stream);
-    }
-    if (p.paged_load == static_cast<int>(DecodePagedLoad::kPerRow)) {
-      return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true, DecodePagedLoad::kPerRow>(p, stream);
-    }
-  }
-  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true, DecodePagedLoad::kTopOfStep>(p, stream);
+  if (p.block_table == nullptr) return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, false>(p, stream);
+  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true>(p, stream);
 }
 
 }  // namespace decode
@@ -549,8 +514,8 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   if (p.heads_kv > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
   const cudaError_t err = decode_row_warps(rows) == 1
-                              ? decode::launch_decode_layout<kArch, kDType, Traits, kHeadDim, 1>(p, stream)
-                              : decode::launch_decode_layout<kArch, kDType, Traits, kHeadDim, kDecodeWarps>(p, stream);
+                              ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1>(p, stream)
+                              : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
   if (err != cudaSuccess || p.num_splits == 1) return err;
   const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t blocks = (out_rows + 3) / 4;

@@ -43,27 +43,25 @@ constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_d
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
 }
 
-// Split count for num_splits == 0. Decode is bound by HBM bandwidth; measured on an H100
+// Split count for num_splits == 0: the most splits that keep the CTAs within one per SM, for
+// contiguous and paged caches alike. Decode is bound by HBM bandwidth; measured on an H100
 // (docs/PERF.md):
 //  - contiguous caches: one CTA per SM beats two. B1 Hq32 Hk8 k131072 (8 query blocks) took
 //    180 us with 16 splits (128 CTAs), 199 us with 29 (232 CTAs, FlashAttention-2's wave rule),
-//    191 us with 33 (264); B1 H32 k65536: 342 us with 4 splits against 358 us with 8. So the most
-//    splits that keep the CTAs within one per SM.
-//  - paged caches: two CTAs per SM, the most splits that keep the CTAs within the 2 x SM slots
-//    (B1 H32: 8 splits, 256 CTAs; B1 Hq32 Hk8: 33, 264 CTAs). With main's per-row block-table
-//    loads one CTA per SM could not hide them (B1 H32 k65536 page 16: 545 us at 4 splits, 363 us
-//    at 8); FlashAttention-2's wave rule (the smallest count within 85% of the best wave fill)
-//    picked 29 for Hk8, leaving 32 SMs with one CTA: 224 / 250 us at page 16 / 256 against
-//    213 / 208 us at 33 (docs/results/2026-11-23-h100-dqwriter/decode-smem.log: the staged-table
-//    branch, in a GPU state where contiguous took 202 us, not 180).
-// Both: no split when the query blocks already give most SMs a CTA, and never fewer than 4 key
-// blocks a split. `key_blocks` counts the blocks of the largest key count the call can have (the
-// cache's capacity), never the current lengths, so the count is fixed for a captured step.
-constexpr int decode_num_splits(int tiles, int num_sms, int ctas_per_sm, int key_blocks, bool paged) {
+//    191 us with 33 (264); B1 H32 k65536: 342 us with 4 splits against 358 us with 8.
+//  - paged caches: the same since the block-table entries of a refill are loaded together at the
+//    top of the step (decode_kernel.cuh); docs/results/2026-11-23-h100-decode3.md, medians of 3
+//    interleaved rounds: B1 Hq32 Hk8 k131072 page 16 190.8 us at 16 splits vs 193.9 at 33, page
+//    256 182.5 vs 191.6; B1 H32 k65536 page 256 345.5 us at 4 vs 355.7 at 8, page 16 flat (361.1
+//    vs 359.8). With main's per-row table loads one CTA per SM could not hide them (page 16: 502.6
+//    us at 4 splits vs 362.4 at 8), which is why paged caches used to fill two CTAs per SM.
+// No split when the query blocks already give most SMs a CTA, and never fewer than 4 key blocks
+// a split. `key_blocks` counts the blocks of the largest key count the call can have (the cache's
+// capacity), never the current lengths, so the count is fixed for a captured step.
+constexpr int decode_num_splits(int tiles, int num_sms, int key_blocks) {
   if (tiles <= 0 || num_sms <= 0 || tiles * 10 >= num_sms * 8) return 1;
   const int max_splits = std::max(1, std::min(kDecodeMaxSplits, key_blocks / 4));
-  const int slots = paged ? num_sms * std::max(1, ctas_per_sm) : num_sms;
-  return std::max(1, std::min(max_splits, slots / tiles));
+  return std::max(1, std::min(max_splits, num_sms / tiles));
 }
 
 }  // namespace flashcore

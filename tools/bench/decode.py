@@ -150,27 +150,19 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
         torch.cuda.empty_cache()
 
 
-PAGED_LOADS = ("top_of_step", "ahead", "batched", "per_row")  # FLASHCORE_DECODE_PAGED_LOAD values
-
-
-def split_candidates(b, hk, sms, layout):
-    """Explicit split counts timed beside the heuristic (0) on rows that leave SMs idle: one CTA
-    per SM, two per SM (exact fill) and, paged, FlashAttention-2's wave pick main used (29 for 8
-    query blocks on 132 SMs)."""
+def split_candidates(b, hk, sms):
+    """Split counts timed beside the heuristic (0) on rows that leave SMs idle: one CTA per SM
+    (the heuristic's pick) and two per SM."""
     tiles = b * hk  # one query block per kv head at q 1 token and <= 16 packed rows
     if tiles * 10 >= sms * 8:
         return [0]
-    counts = [0, sms // tiles, 2 * sms // tiles]
-    if layout != "contig" and tiles == 8 and sms == 132:
-        counts.append(29)
-    return sorted(set(counts))
+    return sorted({0, sms // tiles, 2 * sms // tiles})
 
 
-def paged_load_ab(args, torch, flashcore, results, bw, dtype):
-    """Paged load paths and split counts, interleaved per row in one process on the same tensors:
-    each round times every (layout, path, splits) cell once, the median of the rounds is kept.
-    The path is chosen per call by FLASHCORE_DECODE_PAGED_LOAD, read by the binding when the call
-    is captured (only the sm90a bf16 d128 kernel has the non-default paths)."""
+def split_ab(args, torch, flashcore, results, bw, dtype):
+    """Split counts per layout (contiguous, page 16, page 256), interleaved per row in one process
+    on the same tensors: each round times every (layout, splits) cell once, the median of the
+    rounds is kept."""
     gen = torch.Generator().manual_seed(0)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for (b, hq, hk, sk) in DECODE_ROWS:
@@ -185,35 +177,28 @@ def paged_load_ab(args, torch, flashcore, results, bw, dtype):
         for ps in (16, 256):
             table = page_table(b, sk, ps, gen, "cuda")
             caches["page%d" % ps] = (scatter_pages(k, table, ps), scatter_pages(v, table, ps), table)
-        cells = []
-        for layout, (kc, vc, table) in caches.items():
-            for path in (("-",) if layout == "contig" else args.paged_loads):
-                for ns in split_candidates(b, hk, sms, layout):
-                    cells.append((layout, path, ns, kc, vc, table))
-        times = {c[:3]: [] for c in cells}
+        cells = [(layout, ns, kc, vc, table) for layout, (kc, vc, table) in caches.items()
+                 for ns in split_candidates(b, hk, sms)]
+        times = {c[:2]: [] for c in cells}
         maxdiff = {}
         for _ in range(args.ab_rounds):
-            for (layout, path, ns, kc, vc, table) in cells:
-                os.environ["FLASHCORE_DECODE_PAGED_LOAD"] = "" if path == "-" else path
-
+            for (layout, ns, kc, vc, table) in cells:
                 def call(kc=kc, vc=vc, table=table, ns=ns):
                     return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table,
                                                              num_splits=ns)
                 out = call().float()
-                key = (layout, path, ns)
+                key = (layout, ns)
                 maxdiff[key] = max(maxdiff.get(key, 0.0), (out - ref).abs().max().item())
                 times[key].append(graph_time_us(call, args.calls, args.reps))
-        os.environ.pop("FLASHCORE_DECODE_PAGED_LOAD", None)
         shape = "B%d Hq%d Hk%d k%d d%d" % (b, hq, hk, sk, d)
         row = {"shape": shape, "floor_us": floor_us, "cells": []}
         print("%s | floor %.1f us" % (shape, floor_us), flush=True)
         for key, ts in times.items():
             med = sorted(ts)[len(ts) // 2]
-            row["cells"].append({"layout": key[0], "paged_load": key[1], "num_splits": key[2], "us": med,
-                                 "rounds_us": ts, "pct_floor": 100 * floor_us / med,
-                                 "maxdiff_vs_unsplit": maxdiff[key]})
-            print("    %-8s %-12s splits %-3s %8.1f us %5.1f%%  (rounds %s; maxdiff %.2g)" % (
-                key[0], key[1], key[2] if key[2] else "heur", med, 100 * floor_us / med,
+            row["cells"].append({"layout": key[0], "num_splits": key[1], "us": med, "rounds_us": ts,
+                                 "pct_floor": 100 * floor_us / med, "maxdiff_vs_unsplit": maxdiff[key]})
+            print("    %-8s splits %-4s %8.1f us %5.1f%%  (rounds %s; maxdiff %.2g)" % (
+                key[0], key[1] if key[1] else "heur", med, 100 * floor_us / med,
                 " ".join("%.1f" % t for t in ts), maxdiff[key]), flush=True)
         results.append(row)
         del q, k, v, caches, ref
@@ -266,14 +251,12 @@ def parse(argv):
     p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
     p.add_argument("--no_prefill", action="store_true")
-    p.add_argument("--paged_ab", action="store_true",
-                   help="time the paged load paths (FLASHCORE_DECODE_PAGED_LOAD) and split counts interleaved "
-                        "per row instead of the backend table; no SDPA, no prefill")
-    p.add_argument("--paged_loads", default=",".join(PAGED_LOADS), help="paths timed by --paged_ab")
-    p.add_argument("--ab_rounds", type=int, default=3, help="interleaved rounds of --paged_ab (median kept)")
+    p.add_argument("--split_ab", action="store_true",
+                   help="time the heuristic, one-CTA-per-SM and two-CTAs-per-SM split counts of every layout "
+                        "interleaved per row instead of the backend table; no SDPA, no prefill")
+    p.add_argument("--ab_rounds", type=int, default=3, help="interleaved rounds of --split_ab (median kept)")
     args = p.parse_args(argv)
     args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
-    args.paged_loads = [x for x in args.paged_loads.split(",") if x]
     return args
 
 
@@ -285,10 +268,10 @@ def main(argv=None):
     bw = hbm_bandwidth(name)
     print("decode benchmark on %s (floor at %.2f TB/s), torch %s" % (name, bw / 1e12, torch.__version__), flush=True)
     results = []
-    if args.paged_ab:
-        paged_load_ab(args, torch, flashcore, results, bw, torch.bfloat16)
+    if args.split_ab:
+        split_ab(args, torch, flashcore, results, bw, torch.bfloat16)
         os.makedirs(args.out_dir, exist_ok=True)
-        with open(os.path.join(args.out_dir, "decode_paged_ab.json"), "w") as f:
+        with open(os.path.join(args.out_dir, "decode_split_ab.json"), "w") as f:
             json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)
         return 0
     decode_rows(args, torch, flashcore, results, bw, torch.bfloat16)

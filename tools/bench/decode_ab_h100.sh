@@ -1,7 +1,7 @@
 #!/bin/bash
-# One device call (H100), branch decode3: the paged decode load paths and split counts A/B, then
-# the decode table against main's build, then the KV-cache GPU suite. Bounded to ~300 s; at most
-# six files in $OUT.
+# One device call (H100): the decode split-count A/B, then the decode table against main's build,
+# then the KV-cache GPU suite. Bounded to ~250 s; at most six files in $OUT. (At 51b0b47 step 1
+# also timed the paged load paths since removed: docs/results/2026-11-23-h100-decode3.md.)
 #
 # Inputs (paths; defaults: the folder this script is in):
 #   NEW_BUNDLE    //tools/bench:attention_bundle of this branch      (dec3_attention_bundle.tar.gz)
@@ -9,15 +9,13 @@
 #   MAIN_BUNDLE   //tools/bench:attention_bundle of main (optional)  (main_attention_bundle.tar.gz)
 #
 # Steps:
-#   1. paged_ab.log + decode_paged_ab.json: decode.py --paged_ab on the new build. Per row, every
-#      (layout, paged load path, split count) cell timed once per round, 3 rounds interleaved,
-#      medians. FLASHCORE_DECODE_PAGED_LOAD=per_row with main's split count is main's kernel:
-#      paged 29 splits (B1 Hk8) or 8 (B1 H32), and the heuristic count elsewhere.
+#   1. split_ab.log + decode_split_ab.json: decode.py --split_ab on the new build. Per row, every
+#      (layout, split count) cell timed once per round, 3 rounds interleaved, medians.
 #   2. decode_new.log / decode_main.log: the backend table (torch flash, cuDNN, flashcore contiguous
 #      / page 16 / page 256 at the heuristic split count) from the new build, then from main's in
 #      the next process. This checks that contiguous is no slower (its kernel is now a contiguous-only
 #      instantiation).
-#   3. gpu_h100_kvcache.log: the KV-cache suite (217 cases) on the new build.
+#   3. gpu_h100_kvcache.log: the KV-cache suite on the new build.
 set -u
 C=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/dec3_out}
@@ -33,12 +31,12 @@ tar xzf "$NEW_BUNDLE" -C "$W/new" && echo "new bundle unpacked"
 [ -f "$MAIN_BUNDLE" ] && tar xzf "$MAIN_BUNDLE" -C "$W/main" && echo "main bundle unpacked"
 tar xzf "$SUITE_BUNDLE" -C "$W/suite" && echo "suite bundle unpacked"
 
-echo "== 1. paged load A/B (new build) $(date +%T)"
-(cd "$W/new" && timeout 130 python3 bundle/run.py -- --mode=decode --paged_ab --ab_rounds 3 \
-  --out_dir "$W/ab") > "$OUT/paged_ab.log" 2>&1
+echo "== 1. split-count A/B (new build) $(date +%T)"
+(cd "$W/new" && timeout 80 python3 bundle/run.py -- --mode=decode --split_ab --ab_rounds 3 \
+  --out_dir "$W/ab") > "$OUT/split_ab.log" 2>&1
 echo "rc=$? $(date +%T)"
-cp "$W/ab/decode_paged_ab.json" "$OUT/" 2>/dev/null
-grep -E "^B|heur" "$OUT/paged_ab.log" | head -80
+cp "$W/ab/decode_split_ab.json" "$OUT/" 2>/dev/null
+grep -E "^B|splits" "$OUT/split_ab.log" | head -80
 
 echo "== 2a. decode table, new build $(date +%T)"
 (cd "$W/new" && timeout 50 python3 bundle/run.py -- --mode=decode --no_prefill --sweep_splits "" \
