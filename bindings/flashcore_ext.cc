@@ -273,7 +273,7 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
 // the caller sizes the split scratch with it. num_splits > 0 is taken as asked (capped at the
 // bound), 0 picks by the heuristic from the SM count.
 py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads, int heads_kv, int seqlen_q,
-                     int max_seqlen_k, int num_sms, int num_splits, bool paged) {
+                     int max_seqlen_k, int num_sms, int num_splits) {
   if (heads_kv <= 0 || heads % heads_kv != 0) throw py::value_error("flashcore: heads must be a multiple of heads_kv");
   const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), head_dim);
   const int rows = heads / heads_kv * seqlen_q;
@@ -282,7 +282,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   const int key_blocks = (max_seqlen_k + tile.block_n - 1) / tile.block_n;
   int splits = num_splits;
   if (splits <= 0) {
-    splits = decode_num_splits(batch * heads_kv * m_blocks, num_sms, tile.ctas_per_sm, key_blocks, paged);
+    splits = decode_num_splits(batch * heads_kv * m_blocks, num_sms, key_blocks);
   }
   splits = std::max(1, std::min(splits, kDecodeMaxSplits));
   py::dict plan;
@@ -378,8 +378,8 @@ PYBIND11_MODULE(_C, m) {
         "q/o/k/v strides as 3-tuples).");
   m.def("decode_plan", &flashcore::decode_plan, py::arg("arch"), py::arg("head_dim"), py::arg("batch"),
         py::arg("heads"), py::arg("heads_kv"), py::arg("seqlen_q"), py::arg("max_seqlen_k"), py::arg("num_sms"),
-        py::arg("num_splits"), py::arg("paged"),
-        "Split count (num_splits 0: heuristic from num_sms and the cache layout; bound max_splits) and tile "
+        py::arg("num_splits"),
+        "Split count (num_splits 0: heuristic from the shapes and num_sms; bound max_splits) and tile "
         "sizes of a decode call.");
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "

@@ -110,7 +110,9 @@ struct RowSoftmax {
 // and sm90a libraries all instantiate them, and one kernel name in several modules of the
 // extension lets the runtime launch another arch's image ("no kernel image", or the wrong one);
 // see kernels/sm80/bwd_kernel.cuh.
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas>
+// kPaged: the cache is paged (block_table set), a compile-time choice so the contiguous kernel
+// carries no page arithmetic.
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, bool kPaged>
 __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kThreads = kDecodeThreads;
@@ -165,29 +167,61 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const auto* v_base = static_cast<const Element*>(p.v_cache) + kv_head * p.v_head_stride;
 
   // K_blk and V_blk into ring stage `stage`. Each thread copies one 16-byte column chunk of
-  // kBlockN / kRowsPerPass key rows; a row's cache location is looked up once for K and V.
-  auto load_kv = [&](int blk, int stage) {
-    const int ch = tid % kChunksPerRow;
-    Element* sKs = sK + stage * kBlockN * kHeadDim;
-    Element* sVs = sV + stage * kBlockN * kHeadDim;
+  // kLoadRows key rows (rows r_first + i * kRowsPerPass of the block); a row's cache location
+  // serves K and V. Rows past the keys copy nothing (zero fill) from a valid address.
+  constexpr int kLoadRows = kBlockN / kRowsPerPass;
+  const int ch = tid % kChunksPerRow;
+  const int r_first = tid / kChunksPerRow;
+  auto stage_k = [&](int stage) { return sK + stage * kBlockN * kHeadDim; };
+  auto stage_v = [&](int stage) { return sV + stage * kBlockN * kHeadDim; };
+
+  // Paged caches. A refill's copy addresses depend on block-table loads. Loading each row's entry
+  // just before that row's copies (main 549a0a6) made eight dependent round trips per refill, each
+  // queued behind the warp's own copies, which one CTA per SM could not hide
+  // (docs/results/2026-11-23-h100-decode3.md). Here the entries of all rows of a block are loaded
+  // together, branch-free (rows past the keys look up the last key's page, an entry the table must
+  // hold), into page_of_row, at the top of the pipeline step that refills (see the main loop).
+  // Page sizes are any positive int: pos / page_size by a multiply-high with a magic number made
+  // once per CTA (Granlund-Montgomery round-up: exact for 0 <= pos < 2^31), three instructions
+  // and no branch per row where an int division is about twenty.
+  const int page_size = kPaged ? p.page_size : 1;
+  const int page_log2 = 32 - __clz(page_size - 1);  // ceil(log2(page_size))
+  const uint32_t page_magic =
+      static_cast<uint32_t>((((1ull << 32) * ((1ull << page_log2) - page_size)) / page_size) + 1);
+  const int last_pos = seq.leftpad + max(seq.seqlen_k, 1) - 1;
+  auto page_index = [&](int pos) {
+    const uint32_t n = static_cast<uint32_t>(pos);
+    return static_cast<int>((__umulhi(n, page_magic) + n) >> page_log2);
+  };
+  int page_of_row[kLoadRows];
+  auto fetch_pages = [&](int blk) {
 #pragma unroll
-    for (int i = 0; i < kBlockN / kRowsPerPass; ++i) {
-      const int r = tid / kChunksPerRow + i * kRowsPerPass;
+    for (int i = 0; i < kLoadRows; ++i) {
+      const int pos = min(seq.leftpad + blk * kBlockN + r_first + i * kRowsPerPass, last_pos);
+      page_of_row[i] = __ldg(seq.pages + page_index(pos));
+    }
+  };
+  // Copies block `blk` into `stage` (paged: once page_of_row holds its pages).
+  auto load_kv = [&](int blk, int stage) {
+    Element* sKs = stage_k(stage);
+    Element* sVs = stage_v(stage);
+#pragma unroll
+    for (int i = 0; i < kLoadRows; ++i) {
+      const int r = r_first + i * kRowsPerPass;
       const int j = blk * kBlockN + r;
       const bool valid = j < seq.seqlen_k;
       int64_t k_off = 0, v_off = 0;  // invalid rows read nothing from a valid address
-      if (valid) {
-        const int pos = seq.leftpad + j;
-        int page, row;
-        if (seq.pages != nullptr) {
-          page = __ldg(seq.pages + pos / p.page_size);
-          row = pos % p.page_size;
-        } else {
-          page = seq.cache_row;
-          row = pos;
+      if constexpr (!kPaged) {
+        if (valid) {
+          const int pos = seq.leftpad + j;
+          k_off = seq.cache_row * p.k_page_stride + pos * p.k_row_stride;
+          v_off = seq.cache_row * p.v_page_stride + pos * p.v_row_stride;
         }
-        k_off = page * p.k_page_stride + row * p.k_row_stride;
-        v_off = page * p.v_page_stride + row * p.v_row_stride;
+      } else {
+        const int pos = min(seq.leftpad + j, last_pos);
+        const int row = pos - page_index(pos) * page_size;
+        k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
+        v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
       }
       cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch * 8, valid ? 16 : 0);
       cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch * 8, valid ? 16 : 0);
@@ -197,7 +231,6 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   if (n_blocks > 0) {
     // Q: packed row r of the block is token (m0 + r) / G, query head kv_head * G + (m0 + r) % G.
     const auto* q = static_cast<const Element*>(p.q) + b * p.q_batch_stride;
-    const int ch = tid % kChunksPerRow;
 #pragma unroll
     for (int i = 0; i < (kBlockM + kRowsPerPass - 1) / kRowsPerPass; ++i) {
       const int r = tid / kChunksPerRow + i * kRowsPerPass;
@@ -213,7 +246,10 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   }
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < n_blocks) load_kv(blk_begin + s, s);
+    if (s < n_blocks) {
+      if constexpr (kPaged) fetch_pages(blk_begin + s);
+      load_kv(blk_begin + s, s);
+    }
     cp_async_commit();  // unconditional: the group count stays fixed
   }
 
@@ -235,6 +271,13 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const int q_ld_row = warp_m * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
 
   for (int it = 0; it < n_blocks; ++it) {
+    // Paged: this step's refill pages, loaded before the wait and barrier below so their latency
+    // hides under that wait and they queue behind no copy of this step (loading them one step
+    // earlier, or at the refill, measured the same or up to 1% slower). page_of_row is free: the
+    // previous step's refill has read it.
+    if constexpr (kPaged) {
+      if (it + kStages - 1 < n_blocks) fetch_pages(blk_begin + it + kStages - 1);
+    }
     cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
     __syncthreads();
     // Refill the stage every warp finished reading in the previous step (barrier above).
@@ -431,13 +474,13 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   }
 }
 
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kPaged>
 cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
   constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
   constexpr int kBlockM = 16 * kRowWarps;
   constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim);
-  constexpr auto kKernel =
-      &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages, kTile.ctas_per_sm>;
+  constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
+                                          kTile.ctas_per_sm, kPaged>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
@@ -445,6 +488,14 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
   const dim3 grid(m_blocks * p.num_splits, p.heads_kv, p.batch);
   kKernel<<<grid, kDecodeThreads, kSmemBytes, stream>>>(p);
   return cudaGetLastError();
+}
+
+// Contiguous and paged caches run separate instantiations (the contiguous one has no page
+// arithmetic).
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
+cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
+  if (p.block_table == nullptr) return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, false>(p, stream);
+  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true>(p, stream);
 }
 
 }  // namespace decode
@@ -463,8 +514,8 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   if (p.heads_kv > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
   const cudaError_t err = decode_row_warps(rows) == 1
-                              ? decode::launch_decode_tiles<kArch, Traits, kHeadDim, 1>(p, stream)
-                              : decode::launch_decode_tiles<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
+                              ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1>(p, stream)
+                              : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
   if (err != cudaSuccess || p.num_splits == 1) return err;
   const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t blocks = (out_rows + 3) / 4;

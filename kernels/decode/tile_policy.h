@@ -43,35 +43,25 @@ constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_d
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
 }
 
-// Split count for num_splits == 0. Decode is bound by HBM bandwidth; measured on an H100
+// Split count for num_splits == 0: the most splits that keep the CTAs within one per SM, for
+// contiguous and paged caches alike. Decode is bound by HBM bandwidth; measured on an H100
 // (docs/PERF.md):
 //  - contiguous caches: one CTA per SM beats two. B1 Hq32 Hk8 k131072 (8 query blocks) took
 //    180 us with 16 splits (128 CTAs), 199 us with 29 (232 CTAs, FlashAttention-2's wave rule),
-//    191 us with 33 (264); B1 H32 k65536: 342 us with 4 splits against 358 us with 8. So the most
-//    splits that keep the CTAs within one per SM.
-//  - paged caches: each key row's page is a dependent load from the block table, which one CTA
-//    per SM cannot hide (B1 H32 k65536 page 16: 545 us at 4 splits, 363 us at 8). So the wave
-//    rule over two CTA slots per SM: the smallest count whose last wave is >= 85% as full as the
-//    best count's.
-// Both: no split when the query blocks already give most SMs a CTA, and never fewer than 4 key
-// blocks a split. `key_blocks` counts the blocks of the largest key count the call can have (the
-// cache's capacity), never the current lengths, so the count is fixed for a captured step.
-constexpr int decode_num_splits(int tiles, int num_sms, int ctas_per_sm, int key_blocks, bool paged) {
+//    191 us with 33 (264); B1 H32 k65536: 342 us with 4 splits against 358 us with 8.
+//  - paged caches: the same since the block-table entries of a refill are loaded together at the
+//    top of the step (decode_kernel.cuh); docs/results/2026-11-23-h100-decode3.md, medians of 3
+//    interleaved rounds: B1 Hq32 Hk8 k131072 page 16 190.8 us at 16 splits vs 193.9 at 33, page
+//    256 182.5 vs 191.6; B1 H32 k65536 page 256 345.5 us at 4 vs 355.7 at 8, page 16 flat (361.1
+//    vs 359.8). With main's per-row table loads one CTA per SM could not hide them (page 16: 502.6
+//    us at 4 splits vs 362.4 at 8), which is why paged caches used to fill two CTAs per SM.
+// No split when the query blocks already give most SMs a CTA, and never fewer than 4 key blocks
+// a split. `key_blocks` counts the blocks of the largest key count the call can have (the cache's
+// capacity), never the current lengths, so the count is fixed for a captured step.
+constexpr int decode_num_splits(int tiles, int num_sms, int key_blocks) {
   if (tiles <= 0 || num_sms <= 0 || tiles * 10 >= num_sms * 8) return 1;
   const int max_splits = std::max(1, std::min(kDecodeMaxSplits, key_blocks / 4));
-  if (!paged) return std::max(1, std::min(max_splits, num_sms / tiles));
-  const int slots = num_sms * ctas_per_sm;
-  double eff[kDecodeMaxSplits + 1] = {};
-  double best = 0.0;
-  for (int s = 1; s <= max_splits; ++s) {
-    const double waves = static_cast<double>(tiles) * s / slots;
-    eff[s] = waves / static_cast<double>(static_cast<long long>(waves + 0.999999));
-    best = std::max(best, eff[s]);
-  }
-  for (int s = 1; s <= max_splits; ++s) {
-    if (eff[s] >= 0.85 * best) return s;
-  }
-  return 1;
+  return std::max(1, std::min(max_splits, num_sms / tiles));
 }
 
 }  // namespace flashcore

@@ -41,11 +41,11 @@ def _num_sms(device_index: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
-          num_sms: int, num_splits: int, paged: bool) -> int:
+          num_sms: int, num_splits: int) -> int:
     """Split count of a call: a function of the shapes and the SM count only (never of
     cache_seqlens), so the split scratch of a captured step fits every replay."""
     return _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms,
-                          num_splits, paged)["num_splits"]
+                          num_splits)["num_splits"]
 
 
 def _check_tensor(name, t, dims, dtypes=None, fn=_NAME):
@@ -106,8 +106,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     arch = _device_arch(device)
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
-    splits = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits,
-                   block_table is not None)
+    splits = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits)
     o_accum = lse_accum = None
     if splits > 1:
         o_accum = torch.empty((splits, batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)

@@ -150,6 +150,61 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
         torch.cuda.empty_cache()
 
 
+def split_candidates(b, hk, sms):
+    """Split counts timed beside the heuristic (0) on rows that leave SMs idle: one CTA per SM
+    (the heuristic's pick) and two per SM."""
+    tiles = b * hk  # one query block per kv head at q 1 token and <= 16 packed rows
+    if tiles * 10 >= sms * 8:
+        return [0]
+    return sorted({0, sms // tiles, 2 * sms // tiles})
+
+
+def split_ab(args, torch, flashcore, results, bw, dtype):
+    """Split counts per layout (contiguous, page 16, page 256), interleaved per row in one process
+    on the same tensors: each round times every (layout, splits) cell once, the median of the
+    rounds is kept."""
+    gen = torch.Generator().manual_seed(0)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for (b, hq, hk, sk) in DECODE_ROWS:
+        d = 128
+        q = torch.randn(b, 1, hq, d, device="cuda", dtype=dtype)
+        k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
+        v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
+        lens = torch.full((b,), sk, dtype=torch.int32, device="cuda")
+        floor_us = b * sk * hk * d * 2 * 2 / bw * 1e6
+        ref = flashcore.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens, num_splits=1).float()
+        caches = {"contig": (k, v, None)}
+        for ps in (16, 256):
+            table = page_table(b, sk, ps, gen, "cuda")
+            caches["page%d" % ps] = (scatter_pages(k, table, ps), scatter_pages(v, table, ps), table)
+        cells = [(layout, ns, kc, vc, table) for layout, (kc, vc, table) in caches.items()
+                 for ns in split_candidates(b, hk, sms)]
+        times = {c[:2]: [] for c in cells}
+        maxdiff = {}
+        for _ in range(args.ab_rounds):
+            for (layout, ns, kc, vc, table) in cells:
+                def call(kc=kc, vc=vc, table=table, ns=ns):
+                    return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table,
+                                                             num_splits=ns)
+                out = call().float()
+                key = (layout, ns)
+                maxdiff[key] = max(maxdiff.get(key, 0.0), (out - ref).abs().max().item())
+                times[key].append(graph_time_us(call, args.calls, args.reps))
+        shape = "B%d Hq%d Hk%d k%d d%d" % (b, hq, hk, sk, d)
+        row = {"shape": shape, "floor_us": floor_us, "cells": []}
+        print("%s | floor %.1f us" % (shape, floor_us), flush=True)
+        for key, ts in times.items():
+            med = sorted(ts)[len(ts) // 2]
+            row["cells"].append({"layout": key[0], "num_splits": key[1], "us": med, "rounds_us": ts,
+                                 "pct_floor": 100 * floor_us / med, "maxdiff_vs_unsplit": maxdiff[key]})
+            print("    %-8s splits %-4s %8.1f us %5.1f%%  (rounds %s; maxdiff %.2g)" % (
+                key[0], key[1] if key[1] else "heur", med, 100 * floor_us / med,
+                " ".join("%.1f" % t for t in ts), maxdiff[key]), flush=True)
+        results.append(row)
+        del q, k, v, caches, ref
+        torch.cuda.empty_cache()
+
+
 def chunked_prefill(args, torch, flashcore, results, dtype):
     # S_new 512 into a 16k cache (the cache already holds the new keys: no append is timed),
     # Hq32 Hk8 d128, causal bottom-right. FLOPs: 4 * D * Hq * sum over query rows of keys seen.
@@ -196,6 +251,10 @@ def parse(argv):
     p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
     p.add_argument("--no_prefill", action="store_true")
+    p.add_argument("--split_ab", action="store_true",
+                   help="time the heuristic, one-CTA-per-SM and two-CTAs-per-SM split counts of every layout "
+                        "interleaved per row instead of the backend table; no SDPA, no prefill")
+    p.add_argument("--ab_rounds", type=int, default=3, help="interleaved rounds of --split_ab (median kept)")
     args = p.parse_args(argv)
     args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
     return args
@@ -209,6 +268,12 @@ def main(argv=None):
     bw = hbm_bandwidth(name)
     print("decode benchmark on %s (floor at %.2f TB/s), torch %s" % (name, bw / 1e12, torch.__version__), flush=True)
     results = []
+    if args.split_ab:
+        split_ab(args, torch, flashcore, results, bw, torch.bfloat16)
+        os.makedirs(args.out_dir, exist_ok=True)
+        with open(os.path.join(args.out_dir, "decode_split_ab.json"), "w") as f:
+            json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)
+        return 0
     decode_rows(args, torch, flashcore, results, bw, torch.bfloat16)
     if not args.no_prefill:
         chunked_prefill(args, torch, flashcore, results, torch.bfloat16)
