@@ -10,7 +10,8 @@
 # Steps: install FA4 into /tmp/fa4; warm FA4's JIT cache (FLASH_ATTENTION_CUTE_DSL_CACHE_*) with
 # --warm_only in parallel processes (each configuration compiles once, seconds each); then four
 # benchmark processes, one after another, every backend in one process on the same tensors:
-# paper grid fwd, paper grid bwd, feature rows fwd, feature rows bwd. Bounded: the whole script
+# paper grid fwd, paper grid bwd, feature rows fwd, feature rows bwd (PHASES picks and orders them;
+# d96_fwd / d96_bwd: the paper grid at head dim 96). Bounded: the whole script
 # stops by T_END seconds (default 495), each phase by --time_budget_s and a timeout; every phase's
 # JSON is copied to $OUT as it ends. The bundle runs without run.py (run.py scrubs PYTHONPATH,
 # which FA4's --target install needs).
@@ -47,21 +48,21 @@ BENCH="python3 $R/_main/tools/bench/attention.py"
 COMMON="--backends=flashcore,fa4,cudnn,flash --warmup_ms=10 --rep_ms=15 --host_calls=0 --noprofile_kernels"
 PAPER="--grid=paper --dtypes=fp16,bf16 --head_dims=64,128 --causal=both --seqlens=1024,2048,4096,8192,16384"
 FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
+D96="--grid=paper --dtypes=fp16,bf16 --head_dims=96 --causal=both --seqlens=1024,2048,4096,8192,16384"
+PHASES=${PHASES:-paper_fwd paper_bwd feat_fwd feat_bwd}
+# The grid of a phase (paper_*, feat_*, d96_*).
+grid_of() { case $1 in paper_*) echo "$PAPER" ;; feat_*) echo "$FEAT" ;; d96_*) echo "$D96" ;; esac; }
 
 # --- FA4 JIT warm-up, in parallel -------------------------------------------------------------
 if python3 -c "import flash_attn.cute" 2>/dev/null; then
   t=$(( $(left) - 350 )); [ "$t" -gt 90 ] && t=90; [ "$t" -lt 30 ] && t=30
   echo "=== FA4 warm-up (limit ${t} s) ==="
   pids=()
-  for mode in fwd bwd; do
-    for i in 0 1 2 3 4 5 6 7; do
-      timeout "$t" $BENCH $PAPER --backends=fa4 --warm_only --mode=$mode --shard=$i/8 \
-        > "$W/logs/warm_paper_${mode}_$i.log" 2>&1 &
-      pids+=($!)
-    done
-    for i in 0 1 2 3 4 5; do
-      timeout "$t" $BENCH $FEAT --backends=fa4 --warm_only --mode=$mode --shard=$i/6 \
-        > "$W/logs/warm_feat_${mode}_$i.log" 2>&1 &
+  for ph in $PHASES; do  # 8 shards for a paper-sized grid, 6 for the feature rows
+    n=8; [ "${ph%_*}" = feat ] && n=6
+    for i in $(seq 0 $((n - 1))); do
+      timeout "$t" $BENCH $(grid_of "$ph") --backends=fa4 --warm_only --mode=${ph##*_} --shard=$i/$n \
+        > "$W/logs/warm_${ph}_$i.log" 2>&1 &
       pids+=($!)
     done
   done
@@ -87,7 +88,9 @@ phase() {
   grep -E "^\[[0-9]+/|FAIL|fa4:|time budget" "$W/logs/$name.log" | cut -c1-160 | tail -n 70
   for f in "$W/res/$name"/*.json; do [ -f "$f" ] && cp -f "$f" "$OUT/$name.json"; done
 }
-phase paper_fwd fwd 70 $PAPER
-phase paper_bwd bwd 95 $PAPER
-phase feat_fwd fwd 40 $FEAT
-phase feat_bwd bwd 60 $FEAT
+# Time budgets per phase (seconds): the backward grids take longer per row.
+budget_of() { case $1 in paper_fwd) echo 70 ;; paper_bwd) echo 95 ;; feat_fwd) echo 40 ;; feat_bwd) echo 60 ;;
+  d96_fwd) echo 50 ;; d96_bwd) echo 70 ;; esac; }
+for ph in $PHASES; do
+  phase "$ph" "${ph##*_}" "$(budget_of "$ph")" $(grid_of "$ph")
+done
