@@ -37,8 +37,14 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //        registers 128 + 32 + 16 = 176. (128 x 80, 64 + 160 = 224 KB, fits shared memory but
 //        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
 //        many with the addressing and softmax state.)
+//
+// Head dim 96 (tiles 64-byte swizzled, kernels/hopper/fwd_kernel.cuh tile_swizzle_bytes): 128 x 128
+// as at 128, with the third stage the narrower tiles leave room for: two Q buffers 48 KB + 3
+// stages of K and V 144 KB = 192 KB (+ 2); registers O 48 + S 64 + P 32 = 144 per consumer thread.
+// Q K^T is 6 k16 steps, P V one m64n96k16 per 16 keys.
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
   return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
+         : head_dim == 96  ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};

@@ -57,10 +57,21 @@ __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t add
 }
 
 // Shared tiles are [rows][kHeadDim] in 16-byte chunks; chunk c of row r is stored at c ^ (r % 8)
-// so that the 8 rows an ldmatrix reads (or cp.async writes) fall in 8 different bank groups.
+// so that the 8 rows an ldmatrix reads (or cp.async writes) fall in 8 different bank groups (of
+// 16 bytes: 128-byte lines). A head dim of 64k + 32 (96) has a last half group of 4 chunks, which
+// c ^ (r % 8) would send past the row; there chunk c goes to c ^ ((r / 2) % 4). Its rows are
+// 64k + 32 elements long, so rows r and r + 1 start half a line apart, and 8 consecutive rows hit
+// 8 bank groups again: the even rows at 4 different chunks of one half of the line, the odd rows
+// of the other half (the whole groups' c ^ (r % 8) stays a permutation of the 8 groups too).
 template <int kHeadDim>
 __device__ __forceinline__ int swizzled(int row, int chunk) {
-  return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
+  static_assert(kHeadDim % 32 == 0, "whole 8-chunk groups and at most one half group per row");
+  if constexpr (kHeadDim % 64 == 0) {
+    return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
+  } else {
+    constexpr int kWholeGroupChunks = kHeadDim / 64 * 8;
+    return row * kHeadDim + ((chunk ^ (chunk < kWholeGroupChunks ? row & 7 : (row >> 1) & 3)) << 3);
+  }
 }
 
 // Copies rows [row0, row0 + kRows) of a (rows, head_dim) operand into a swizzled [kRows][kHeadDim]
@@ -73,16 +84,18 @@ __device__ __forceinline__ int swizzled(int row, int chunk) {
 // kHoistChunk: compute the thread's column chunk once (it is the same for each of its rows, as
 // kThreads is a multiple of the chunks per row) instead of per row. Which form ptxas allocates
 // better differs by kernel (measured: the backward spills less with it, the forward more), so
-// each caller picks; the copies are the same.
+// each caller picks; the copies are the same. Without it the chunks need not divide evenly among
+// the threads (head dim 96: 12 chunks per row, 32 x 12 for a 32-key tile over 256 threads): the
+// last pass then copies only the chunks left.
 template <class Traits, int kHeadDim, int kRows, int kThreads, bool kHoistChunk = false>
 __device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
                                                 const typename Traits::Element* gmem,
                                                 int64_t row_stride, int row0, int row_end, int cols) {
   constexpr int kChunksPerRow = kHeadDim / 8;
   constexpr int kChunks = kRows * kChunksPerRow;
-  static_assert(kChunks % kThreads == 0, "tile copy must divide evenly among threads");
-  static_assert(kThreads % kChunksPerRow == 0, "a thread copies the same column chunk of each of its rows");
   if constexpr (kHoistChunk) {
+    static_assert(kChunks % kThreads == 0, "tile copy must divide evenly among threads");
+    static_assert(kThreads % kChunksPerRow == 0, "a thread copies the same column chunk of each of its rows");
     const int ch = static_cast<int>(threadIdx.x) % kChunksPerRow;
     const int r_first = static_cast<int>(threadIdx.x) / kChunksPerRow;
     const int bytes = ch * 8 < cols ? 16 : 0;
@@ -95,8 +108,9 @@ __device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
     }
   } else {
 #pragma unroll
-    for (int i = 0; i < kChunks / kThreads; ++i) {
+    for (int i = 0; i < (kChunks + kThreads - 1) / kThreads; ++i) {
       const int c = i * kThreads + static_cast<int>(threadIdx.x);
+      if (kChunks % kThreads != 0 && c >= kChunks) break;
       const int r = c / kChunksPerRow;
       const int ch = c % kChunksPerRow;
       const bool row_valid = row0 + r < row_end;
@@ -122,7 +136,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   constexpr int kNTiles = kBlockN / 8;    // n8 tiles of S per warp
   constexpr int kDTiles = kHeadDim / 8;   // n8 tiles of O per warp
   static_assert(kBlockM == 16 * kWarps, "each warp owns 16 query rows");
-  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0, "tile shape");
+  static_assert(kHeadDim % 32 == 0 && kBlockN % 16 == 0, "tile shape");
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
   Element* sQ = reinterpret_cast<Element*>(smem_raw);
