@@ -38,13 +38,18 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
 //        many with the addressing and softmax state.)
 //
-// Head dim 96 (tiles 64-byte swizzled, kernels/hopper/fwd_kernel.cuh tile_swizzle_bytes): 128 x 128
-// as at 128, with the third stage the narrower tiles leave room for: two Q buffers 48 KB + 3
-// stages of K and V 144 KB = 192 KB (+ 2); registers O 48 + S 64 + P 32 = 144 per consumer thread.
-// Q K^T is 6 k16 steps, P V one m64n96k16 per 16 keys.
+// Head dim 96 (tiles 64-byte swizzled, kernels/hopper/fwd_kernel.cuh tile_swizzle_bytes): Q K^T is
+// 6 k16 steps, P V one m64n96k16 per 16 keys, so per key a step has 3/4 of d128's GEMM work and
+// the same softmax work; a wider key block spreads each step's fixed costs (barriers, waits, O's
+// rescale) over more keys. 128 x 176, 2 stages, two Q buffers: 48 + 2 * 2 * 33 = 180 KB (+ 2);
+// registers O 48 + S 88 + P 44 = 180 per consumer thread. Measured on the H100 (kernel-only,
+// docs/results/2026-11-23-h100-hd96.md): 128 x 128 with 3 stages (192 KB, 144 registers) ran
+// d96 at 0.77 of d128's TFLOP/s at S 16384; 128 x 192 (2 stages, 192 KB, 192 registers, 12 bytes
+// of spill outside the mainloop in the full variant) 10-18% faster from S 4096 on but slower at
+// S 1024, whose 1024 keys take 6 blocks of 192 (1152 keys' work); 176 takes 1056.
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
   return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
-         : head_dim == 96  ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
+         : head_dim == 96  ? FwdTilePolicy{128, 176, 2, 2, 24, 240}
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
