@@ -42,11 +42,16 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 // 6 k16 steps, P V one m64n96k16 per 16 keys, so per key a step has 3/4 of d128's GEMM work and
 // the same softmax work; a wider key block spreads each step's fixed costs (barriers, waits, O's
 // rescale) over more keys. 128 x 176, 2 stages, two Q buffers: 48 + 2 * 2 * 33 = 180 KB (+ 2);
-// registers O 48 + S 88 + P 44 = 180 per consumer thread. Measured on the H100 (kernel-only,
-// docs/results/2026-11-23-h100-hd96.md): 128 x 128 with 3 stages (192 KB, 144 registers) ran
-// d96 at 0.77 of d128's TFLOP/s at S 16384; 128 x 192 (2 stages, 192 KB, 192 registers, 12 bytes
-// of spill outside the mainloop in the full variant) 10-18% faster from S 4096 on but slower at
-// S 1024, whose 1024 keys take 6 blocks of 192 (1152 keys' work); 176 takes 1056.
+// registers O 48 + S 88 + P 44 = 180 per consumer thread; ptxas: no spills. Measured on the H100
+// (kernel-only, paper grid, docs/results/2026-11-23-h100-hd96.md), three shapes:
+//   128 x 128, 3 stages (192 KB; 144 registers): best at S 1024 (no key padding) but 0.77 of
+//     d128's TFLOP/s at S 16384;
+//   128 x 192, 2 stages (192 KB; 192 registers, 12 bytes of spill outside the mainloop in the
+//     full variant): 10-18% faster than 128 x 128 from S 4096 on; S 1024 pays 6 blocks of 192
+//     keys (1152) for 1024;
+//   128 x 176 (this): as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
+//     keys' work), 4-7% slower at causal S 1024-2048 (more padding on the short causal tiles).
+// No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192.
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
   return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
          : head_dim == 96  ? FwdTilePolicy{128, 176, 2, 2, 24, 240}
