@@ -47,8 +47,8 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //   128 x 128, 3 stages (192 KB; 144 registers): best at S 1024 (no key padding) but 0.77 of
 //     d128's TFLOP/s at S 16384;
 //   128 x 192, 2 stages (192 KB; 192 registers, 12 bytes of spill outside the mainloop in the
-//     full variant): 10-18% faster than 128 x 128 from S 4096 on; S 1024 pays 6 blocks of 192
-//     keys (1152) for 1024;
+//     full variant): 1-19% faster than 128 x 128 from S 4096 on (10-19% at full S 8192-16384);
+//     S 1024 pays 6 blocks of 192 keys (1152) for 1024;
 //   128 x 176 (this): as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
 //     keys' work), 4-7% slower at causal S 1024-2048 (more padding on the short causal tiles).
 // No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192.
