@@ -1,6 +1,6 @@
 """CPU suite for the head dims (issue 15; no GPU): every multiple of 8 from 8 to 256 is accepted and
-runs on the next instantiated head dim (64, 128 or 256; the sm90a forward also has 192) with
-predicated loads and stores;
+runs on the next instantiated head dim (forward 64, 96, 128 or 256, the sm90a forward also 192;
+backward 64, 128 or 256) with predicated loads and stores;
 anything else raises a ValueError naming the supported set. Checked here: the validation errors
 of every entry point, the accepted set, the default softmax scale 1/sqrt(head_dim), the fake
 (meta) implementations' output shapes, the extension's choice of instantiation (kernel_head_dim
@@ -43,12 +43,13 @@ def message(fn, d):
 def test_supported_head_dims_are_every_multiple_of_8_up_to_256():
     assert flashcore.SUPPORTED_HEAD_DIMS == _checks.SUPPORTED_HEAD_DIMS == ACCEPTED
     assert _attention.SUPPORTED_HEAD_DIMS is _checks.SUPPORTED_HEAD_DIMS
-    assert _checks.KERNEL_HEAD_DIMS == (64, 128, 256) and _checks.MAX_HEAD_DIM == 256
+    assert _checks.KERNEL_HEAD_DIMS == (64, 96, 128, 256) and _checks.MAX_HEAD_DIM == 256
+    assert _checks.BWD_KERNEL_HEAD_DIMS == (64, 128, 256)
 
 
 def test_kernel_head_dims_are_the_instantiated_ones():
-    """Python's KERNEL_HEAD_DIMS is what the build instantiated, per (arch, dtype, causal), both passes;
-    the sm90a forward alone also has 192."""
+    """Python's KERNEL_HEAD_DIMS (forward) and BWD_KERNEL_HEAD_DIMS are what the build instantiated,
+    per (arch, dtype, causal); the sm90a forward alone also has 192."""
     info = flashcore.build_info()
     for key in ("kernels", "bwd_kernels"):
         per_family = {}
@@ -56,8 +57,10 @@ def test_kernel_head_dims_are_the_instantiated_ones():
             per_family.setdefault((k["arch"], k["dtype"], k["causal"]), set()).add(k["head_dim"])
         assert len(per_family) == len(ARCHS) * 4, key
         for (arch, _, _), dims in per_family.items():
-            extra = {192} if key == "kernels" and arch == "sm90a" else set()
-            assert dims == set(_checks.KERNEL_HEAD_DIMS) | extra, (key, arch)
+            if key == "kernels":
+                assert dims == set(_checks.KERNEL_HEAD_DIMS) | ({192} if arch == "sm90a" else set()), (key, arch)
+            else:
+                assert dims == set(_checks.BWD_KERNEL_HEAD_DIMS), (key, arch)
 
 
 def test_build_info_lists_the_head_dims_per_arch_and_dtype():
@@ -66,7 +69,7 @@ def test_build_info_lists_the_head_dims_per_arch_and_dtype():
     for arch in ARCHS:
         assert set(got[arch]) == {"fp16", "bf16"}
         for dtype in ("fp16", "bf16"):
-            fwd = [64, 128, 192, 256] if arch == "sm90a" else [64, 128, 256]
+            fwd = [64, 96, 128, 192, 256] if arch == "sm90a" else [64, 96, 128, 256]
             want = {"fwd": fwd, "bwd": [64, 128, 256]}
             if arch != "sm80_ptx":  # the KV-cache kernels have SASS libraries only
                 want["decode"] = [64, 128]
@@ -80,9 +83,12 @@ def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):
     for dtype in ("fp16", "bf16"):
         for causal in (False, True):
             got = {d: _C.kernel_head_dim(arch, dtype, d, causal, backward) for d in ACCEPTED}
-            with_192 = arch == "sm90a" and not backward
-            assert got == {d: 64 if d <= 64 else 128 if d <= 128 else 192 if d <= 192 and with_192 else 256
-                           for d in ACCEPTED}
+            if backward:  # 64, 128, 256 on every arch
+                want = {d: 64 if d <= 64 else 128 if d <= 128 else 256 for d in ACCEPTED}
+            else:  # 64, 96, 128, 256 on every arch, and 192 on sm90a
+                want = {d: 64 if d <= 64 else 96 if d <= 96 else 128 if d <= 128
+                        else 192 if d <= 192 and arch == "sm90a" else 256 for d in ACCEPTED}
+            assert got == want
             for d in REJECTED_NOT_MULTIPLE + REJECTED_TOO_LARGE + (0, -8):
                 assert _C.kernel_head_dim(arch, dtype, d, causal, backward) == 0, d
 
@@ -246,11 +252,11 @@ def test_make_fx_traces_a_head_dim_80_step():
 
 # --- what reaches the extension (a recorder stands in for it: no GPU) -----------------------------
 
-@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (120, 128), (128, 128), (136, 256),
-                                      (192, 256), (256, 256)])
+@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (88, 128), (96, 128), (120, 128),
+                                      (128, 128), (136, 256), (192, 256), (256, 256)])
 def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(monkeypatch, d, width):
-    """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h); dq/dk/dv, the
-    head_dim argument and the strides are the call's."""
+    """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h): the backward's,
+    so 72..96 (forward on 96) take 128; dq/dk/dv, the head_dim argument and the strides are the call's."""
     from flashcore import _C
     launched, made = [], []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(

@@ -29,8 +29,9 @@ CONFIGS = int(os.environ.get("FLASHCORE_FUZZ_CONFIGS", "2400"))
 MIN_CONFIGS = int(os.environ.get("FLASHCORE_FUZZ_MIN", "2000"))
 SECONDS = float(os.environ.get("FLASHCORE_FUZZ_SECONDS", "240"))
 UNIT = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
-# Every multiple of 8 up to 256 but the instantiated 64, 128 and 256 (192 too: the sm90a forward's
-# own, the others' predicated 256): run on those with predicated loads and stores (issue 15).
+# Every multiple of 8 up to 256 but the instantiated 64, 128 and 256 (96 and 192 too: the forward's
+# and the sm90a forward's own, predicated on 128 and 256 elsewhere): run on those with predicated
+# loads and stores (issue 15).
 PREDICATED_HEAD_DIMS = [d for d in range(8, 257, 8) if d not in (64, 128, 256)]
 
 

@@ -55,9 +55,10 @@ def _configs():
         cfgs["gpt_oss"] = (gpt_oss(num_key_value_heads=2, sliding_window=24, num_local_experts=1, num_experts_per_tok=1,
                                    layer_types=["sliding_attention", "full_attention"], **oss), "eager",
                            dict(sinks_zero=True))
-    # Issue 15: head dims off the compiled 64/128, run predicated on the 128 kernel. Phi-3-mini's
-    # 96 (hidden 3072 / 32 heads) and Phi-2's 80 (partial rotary), scaled down: the head dim is
-    # hidden_size / heads there. Small vocabularies need the pad/eos ids inside them.
+    # Issue 15: head dims off 64/128: Phi-3-mini's 96 (hidden 3072 / 32 heads; the forward's own 96
+    # kernel, the backward predicated on 128) and Phi-2's 80 (partial rotary; predicated on the
+    # forward's 96 and the backward's 128), scaled down: the head dim is hidden_size / heads there.
+    # Small vocabularies need the pad/eos ids inside them.
     no_hd = {k: v for k, v in common.items() if k not in ("head_dim", "hidden_size")}
     ids = dict(bos_token_id=1, eos_token_id=2, pad_token_id=0)
     phi3 = getattr(transformers, "Phi3Config", None)

@@ -34,12 +34,12 @@ flags.DEFINE_multi_string("sm90a_bwd_lib", [], "archives of the sm90a backward k
 flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causal) must have a Hopper kernel")
 
 DTYPES = ("fp16", "bf16")
-# Every library's forward and backward: 64, 128 and 256 (kernels/BUILD.bazel FWD_HEAD_DIMS,
-# BWD_HEAD_DIMS); the sm90a forward also has 192. The backward at 256 is the mma.sync kernel on
-# every arch, sm90a included (its wgmma backward stops at 128).
-HEAD_DIMS = (64, 128, 256)
-SM90A_FWD_HEAD_DIMS = (64, 128, 192, 256)
-BWD_HEAD_DIMS = HEAD_DIMS
+# Every library's forward: 64, 96, 128 and 256, and its backward: 64, 128 and 256
+# (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS); the sm90a forward also has 192. The backward
+# at 256 is the mma.sync kernel on every arch, sm90a included (its wgmma backward stops at 128).
+FWD_HEAD_DIMS = (64, 96, 128, 256)
+SM90A_FWD_HEAD_DIMS = (64, 96, 128, 192, 256)
+BWD_HEAD_DIMS = (64, 128, 256)
 WGMMA_BWD_HEAD_DIMS = (64, 128)
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
@@ -110,7 +110,7 @@ class SassTest(absltest.TestCase):
         # head_dim, causal, deterministic) on all three archs.
         fwd = [k for k in self.kernels if "fwd_kernel" in k.name]
         bwd = [k for k in self.kernels if "flash_bwd_kernel" in k.name]
-        self.assertGreaterEqual(len(fwd), 3 * len(DTYPES) * len(HEAD_DIMS) * 2, [k.name for k in self.kernels])
+        self.assertGreaterEqual(len(fwd), 3 * len(DTYPES) * len(FWD_HEAD_DIMS) * 2, [k.name for k in self.kernels])
         self.assertGreaterEqual(len(bwd), 3 * len(DTYPES) * len(BWD_HEAD_DIMS) * 2 * 2, [k.name for k in self.kernels])
         for k in fwd + bwd:
             self.assertGreater(len(k.opcodes), 10, k.name)
@@ -122,8 +122,8 @@ class SassTest(absltest.TestCase):
     def test_extension_ptx_is_only_the_portable_compute_80_libraries(self):
         listing = run_cuobjdump("-lptx", FLAGS.extension)
         files = re.findall(r"PTX file\s+\d+: \S+\.(sm_\w+)\.ptx", listing)
-        # one per generated TU: (fwd x HEAD_DIMS + bwd x BWD_HEAD_DIMS) x dtype x (full, causal)
-        self.assertLen(files, (len(HEAD_DIMS) + len(BWD_HEAD_DIMS)) * len(DTYPES) * 2, listing)
+        # one per generated TU: (fwd x FWD_HEAD_DIMS + bwd x BWD_HEAD_DIMS) x dtype x (full, causal)
+        self.assertLen(files, (len(FWD_HEAD_DIMS) + len(BWD_HEAD_DIMS)) * len(DTYPES) * 2, listing)
         archs = set(files)
         self.assertEqual(archs, {"sm_80"}, listing)
 
@@ -146,7 +146,7 @@ class SassTest(absltest.TestCase):
             if "flash_bwd_kernel" in k.name:
                 self.assertIn("HMMA", k.opcodes, "%s %s" % (k.arch, k.name))
                 checked_bwd += 1
-        self.assertEqual(checked, 2 * len(DTYPES) * len(HEAD_DIMS) * 2)  # 2 archs x dtype x d x causal
+        self.assertEqual(checked, 2 * len(DTYPES) * len(FWD_HEAD_DIMS) * 2)  # 2 archs x dtype x d x causal
         self.assertEqual(checked_bwd, 2 * len(DTYPES) * len(BWD_HEAD_DIMS) * 2 * 2)  # ... x deterministic
 
     def test_sm90a_libraries_are_read_per_tu(self):

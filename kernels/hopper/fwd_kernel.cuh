@@ -17,7 +17,8 @@
 //     diagonal are never loaded;
 //   - a head dim below kHeadDim (p.head_dim, a multiple of 8) is the tensor maps' innermost
 //     extent: the TMA zero-fills Q, K and V's columns past it (Q K^T is unchanged, P V's columns
-//     past it are 0) and clips O's store there; O's register stores (store_rows) stop at it.
+//     past it are 0) and clips O's store there; O's register stores (store_rows) stop at it;
+//   - shared tiles are 128-byte swizzled, 64-byte swizzled at head dim 96 (tile_swizzle_bytes).
 // Alternatives measured and dropped (docs/PERF.md): serial GEMMs, overlap without pingpong, one
 // CTA per tile, 160-key blocks, batches merged across tile boundaries.
 // Included only by the generated sm90a instantiation TUs (kernels/defs.bzl).
@@ -41,10 +42,19 @@
 namespace flashcore {
 namespace hopper {
 
+// Swizzle width of the shared tiles, in bytes: a tile is [kHeadDim / (bytes / 2) column blocks]
+// [rows][bytes / 2 elements], one swizzled row per (row, column block), as the TMA box writes it.
+// 128 bytes (64 columns) where the head dim is a multiple of 64. At 96 that would be one and a half
+// 128-byte atoms, and the PTX ISA builds a wgmma shared-memory operand from whole swizzle atoms
+// ("Shared Memory Matrix Layout"): V is P V's MN-major B operand, N = the head dim, so its atom
+// width must divide 96. 64-byte atoms (32 columns; three per row) do. Q, K and O follow V there,
+// so one layout, one TMA box width and one epilogue serve them all, and no shared memory holds
+// padding columns (a half-empty second 128-byte block would make every tile a third larger).
+constexpr int tile_swizzle_bytes(int head_dim) { return head_dim % 64 == 0 ? 128 : 64; }
+
 template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages, int kQBuffers = 2>
 struct FwdSharedStorage {
-  // Tiles are [kHeadDim / 64 column blocks][rows][64 elements]: one 128-byte swizzled row per
-  // (row, column block), as the TMA box writes them.
+  // Tiles are [column blocks][rows][columns of one swizzled row] (tile_swizzle_bytes).
   alignas(1024) Element q[kQBuffers][kBlockM * kHeadDim];  // double-buffered across tiles (kQBuffers 2)
   alignas(1024) Element k[kStages][kBlockN * kHeadDim];
   alignas(1024) Element v[kStages][kBlockN * kHeadDim];
@@ -59,26 +69,36 @@ struct FwdTensorMaps {
   CUtensorMap o;  // box of block_m rows: a whole tile, stored by the producer
 };
 
-// Loads a rows x kHeadDim tile (kHeadDim / 64 TMA boxes) starting at sequence row `row0`.
-template <int kHeadDim, int kRows, class Element>
+// Loads a rows x kHeadDim tile (one TMA box per column block of kSwizzleBytes / 2 columns)
+// starting at sequence row `row0`.
+template <int kHeadDim, int kRows, class Element, int kSwizzleBytes = 128>
 __device__ __forceinline__ void load_tile(const CUtensorMap* map, Element* tile, uint64_t* bar, int row0, int head,
                                           int batch) {
+  constexpr int kCols = kSwizzleBytes / 2;
 #pragma unroll
-  for (int cb = 0; cb < kHeadDim / 64; ++cb) tma_load_4d(map, tile + cb * kRows * 64, bar, cb * 64, row0, head, batch);
+  for (int cb = 0; cb < kHeadDim / kCols; ++cb) {
+    tma_load_4d(map, tile + cb * kRows * kCols, bar, cb * kCols, row0, head, batch);
+  }
 }
 
-// Descriptor of the k16 slice kk of a K-major [column block][rows][64] tile, starting at `row`.
-template <int kRows>
+// Descriptor of the k16 slice kk (32 bytes of a swizzled row) of a K-major
+// [column block][rows][kSwizzleBytes / 2] tile, starting at `row`: 8-row groups 8 * kSwizzleBytes
+// apart (SBO).
+template <int kRows, int kSwizzleBytes = 128>
 __device__ __forceinline__ uint64_t kmajor_desc(const void* tile, int row, int kk) {
-  const uint32_t addr = smem_u32(tile) + (kk / 4) * (kRows * 128) + row * 128 + (kk % 4) * 32;
-  return smem_desc_sw128(addr, 16, 1024);
+  constexpr int kSlicesPerRow = kSwizzleBytes / 32;
+  const uint32_t addr = smem_u32(tile) + (kk / kSlicesPerRow) * (kRows * kSwizzleBytes) + row * kSwizzleBytes +
+                        (kk % kSlicesPerRow) * 32;
+  return smem_desc<kSwizzleBytes>(addr, 16, 8 * kSwizzleBytes);
 }
 
-// Descriptor of keys [16*kk, 16*kk + 16) of V as an MN-major B operand: 8-key groups 1024 bytes
-// apart (SBO), 64-wide head_dim column blocks kBlockN * 128 bytes apart (LBO).
-template <int kBlockN>
+// Descriptor of keys [16*kk, 16*kk + 16) of V as an MN-major B operand: 8-key groups
+// 8 * kSwizzleBytes apart (SBO), head_dim column blocks (one swizzle atom wide) kBlockN *
+// kSwizzleBytes apart (LBO).
+template <int kBlockN, int kSwizzleBytes = 128>
 __device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
-  return smem_desc_sw128(smem_u32(tile) + kk * 16 * 128, kBlockN * 128, 1024);
+  return smem_desc<kSwizzleBytes>(smem_u32(tile) + kk * 16 * kSwizzleBytes, kBlockN * kSwizzleBytes,
+                                  8 * kSwizzleBytes);
 }
 
 // Running position in a kStages-deep ring of mbarrier-guarded buffers.
@@ -101,10 +121,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kSTiles = kBlockN / 8;   // n8 groups of S
   constexpr int kOTiles = kHeadDim / 8;  // n8 groups of O
+  constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
+  constexpr int kTileCols = kSwizzle / 2;  // columns per swizzled row (column block)
   constexpr uint32_t kQBytes = kBlockM * kHeadDim * sizeof(Element);
   constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
   static_assert(kBlockM == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 query rows");
-  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0, "tile shape");
+  static_assert(kHeadDim % kTileCols == 0 && kBlockN % 16 == 0, "tile shape");
   static_assert(kPolicy.consumer_wgs == 2, "pingpong pairs two consumer warpgroups");
   static_assert(kQBuffers == 1 || kQBuffers == 2, "Q is single- or double-buffered");
   static_assert((kPolicy.producer_regs + kPolicy.consumer_wgs * kPolicy.consumer_regs) * 128 <= kSm90RegistersPerSm,
@@ -116,7 +138,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   extern __shared__ unsigned char smem_raw[];
   // The packed batch's tile order first, at the start of the dynamic shared memory, so its
   // address is a constant the compiler rematerialises instead of a register held by every role;
-  // then the tiles: 128-byte swizzled tiles need 1024-byte alignment (the launch adds 1 KB of slack).
+  // then the tiles: swizzled tiles need their atom's alignment (1024 bytes at most; the launch
+  // adds 1 KB of slack).
   VarlenOrder& varlen_order = *reinterpret_cast<VarlenOrder*>(smem_raw);
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + sizeof(VarlenOrder) + 1023) &
                                         ~uintptr_t(1023));
@@ -184,8 +207,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (t.row0 < 0) return;
       const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
 #pragma unroll
-      for (int cb = 0; cb < kHeadDim / 64; ++cb) {
-        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * 128), cb * 64, t.row0, t.head, t.tma_batch);
+      for (int cb = 0; cb < kHeadDim / kTileCols; ++cb) {
+        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * kSwizzle), cb * kTileCols, t.row0, t.head, t.tma_batch);
       }
       tma_store_commit();
       tma_store_wait_read();
@@ -207,7 +230,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
       mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
-      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[qs], &smem.q_full[qs], t.seq.row0_q + t.m_block * kBlockM, t.head,
+      load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs], t.seq.row0_q + t.m_block * kBlockM, t.head,
                                    tma_batch);
       // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
       // tile that ends past it (a TMA box would overwrite the next sequence's rows).
@@ -225,7 +248,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         const int row0 = t.seq.row0_k + j * kBlockN;
         mbar_wait(&smem.k_empty[s], kv.parity() ^ 1);
         mbar_arrive_expect_tx(&smem.k_full[s], kKVBytes);
-        load_tile<kHeadDim, kBlockN>(&maps.k, smem.k[s], &smem.k_full[s], row0, head_kv, tma_batch);
+        load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.k, smem.k[s], &smem.k_full[s], row0, head_kv, tma_batch);
         mbar_wait(&smem.v_empty[s], kv.parity() ^ 1);
         // Dense with seqused_k (a KV cache's used prefix): rows past it are in the tensor (the TMA
         // does not zero them) and may hold anything too.
@@ -233,19 +256,19 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
             varlen || p.seqused_k != nullptr ? t.seq.seqlen_k - j * kBlockN : kBlockN;
         if (rows_in_data >= kBlockN) {
           mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
-          load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_full[s], row0, head_kv, tma_batch);
+          load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.v, smem.v[s], &smem.v_full[s], row0, head_kv, tma_batch);
         } else {
           mbar_arrive_expect_tx(&smem.v_aux, kKVBytes);
-          load_tile<kHeadDim, kBlockN>(&maps.v, smem.v[s], &smem.v_aux, row0, head_kv, tma_batch);
+          load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.v, smem.v[s], &smem.v_aux, row0, head_kv, tma_batch);
           mbar_wait(&smem.v_aux, v_aux_parity);
           v_aux_parity ^= 1;
-          // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
+          // Rows are kSwizzle-byte lines per column block (the swizzle permutes within a line).
           unsigned char* v_tile = reinterpret_cast<unsigned char*>(smem.v[s]);
-          for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+          for (int cb = 0; cb < kHeadDim / kTileCols; ++cb) {
             for (int r = max(rows_in_data, 0); r < kBlockN; ++r) {
-              uint4* line = reinterpret_cast<uint4*>(v_tile + (cb * kBlockN + r) * 128);
+              uint4* line = reinterpret_cast<uint4*>(v_tile + (cb * kBlockN + r) * kSwizzle);
 #pragma unroll
-              for (int c = 0; c < 8; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
+              for (int c = 0; c < kSwizzle / 16; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
             }
           }
           fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
@@ -325,8 +348,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM>(smem.q[qs], cwg * 64, kk),
-                                  kmajor_desc<kBlockN>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
+        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
+                                  kmajor_desc<kBlockN, kSwizzle>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
       }
       wgmma_commit();
     };
@@ -334,7 +357,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kBlockN / 16; ++kk) {
-        wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN>(smem.v[stage], kk), 1);
+        wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN, kSwizzle>(smem.v[stage], kk), 1);
       }
       wgmma_commit();
     };
@@ -408,7 +431,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 
     // ---------------------------------------------------------------- epilogue
     // O is normalised, converted and written into this warpgroup's rows of the tile's Q buffer
-    // (its last Q K^T has run; the other warpgroup's rows are disjoint) in the 128-byte-swizzled
+    // (its last Q K^T has run; the other warpgroup's rows are disjoint) in the tiles' swizzled
     // layout and the buffer is handed to the producer, which stores O with the TMA before it
     // loads a later Q there: the warpgroup moves on to the next tile at once.
     // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
@@ -451,12 +474,16 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     }
     if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
+      // n8 group t is 16-byte chunk t % kChunks of column block t / kChunks; the TMA's swizzle
+      // XORs a chunk's index with address bits 7 and up (row r's line starts at r * kSwizzle).
+      constexpr int kChunks = kSwizzle / 16;
 #pragma unroll
       for (int t = 0; t < kOTiles; ++t) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = cwg * 64 + warp * 16 + lane / 4 + 8 * h;  // row within the tile
-          const int offset = (t / 8) * (kBlockM * 128) + r * 128 + (((t % 8) ^ (r % 8)) * 16) + (lane % 4) * 4;
+          const int chunk = (t % kChunks) ^ ((r * kSwizzle / 128) % kChunks);
+          const int offset = (t / kChunks) * (kBlockM * kSwizzle) + r * kSwizzle + chunk * 16 + (lane % 4) * 4;
           *reinterpret_cast<uint32_t*>(o_tile + offset) =
               Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
         }
@@ -482,6 +509,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
       sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages, kPolicy.q_buffers>) +
       1024;
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
+  constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
   constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
   if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
@@ -499,7 +527,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
         p.v_row_stride, p.v_head_stride, kPolicy.block_n},
        {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
         p.o_head_stride, kPolicy.block_m}},
-      kDType, t.batch, p.head_dim);
+      kDType, t.batch, p.head_dim, kSwizzle);
   if (err != cudaSuccess) return err;
   err = ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;

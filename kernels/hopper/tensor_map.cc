@@ -10,30 +10,35 @@ namespace {
 
 cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const void* base, DType dtype, int batch,
                                  int seqlen, int heads, int head_dim, int64_t batch_stride, int64_t row_stride,
-                                 int64_t head_stride, int box_rows) {
+                                 int64_t head_stride, int box_rows, int swizzle_bytes) {
   constexpr int64_t kElem = 2;  // fp16 / bf16
   const cuuint64_t dims[4] = {static_cast<cuuint64_t>(head_dim), static_cast<cuuint64_t>(seqlen),
                               static_cast<cuuint64_t>(heads), static_cast<cuuint64_t>(batch)};
   const cuuint64_t strides[3] = {static_cast<cuuint64_t>(row_stride * kElem),
                                  static_cast<cuuint64_t>(head_stride * kElem),
                                  static_cast<cuuint64_t>(batch_stride * kElem)};
-  const cuuint32_t box[4] = {64, static_cast<cuuint32_t>(box_rows), 1, 1};
+  // One swizzled row per box row: swizzle_bytes / 2 head_dim elements.
+  const cuuint32_t box[4] = {static_cast<cuuint32_t>(swizzle_bytes / kElem), static_cast<cuuint32_t>(box_rows), 1, 1};
   const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
   const CUresult r = encode(map, dtype == DType::kFp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
                             4, const_cast<void*>(base), dims, strides, box, elem_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            swizzle_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 }  // namespace
 
-cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim) {
+cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim,
+                                  int swizzle_bytes) {
+  if (swizzle_bytes != 128 && swizzle_bytes != 64) return cudaErrorInvalidValue;
   EncodeTiledFn encode = encode_tiled();
   if (encode == nullptr) return cudaErrorSymbolNotFound;
   for (const BshdOperand& op : operands) {
     const cudaError_t err = make_bshd_tensor_map(encode, op.map, op.base, dtype, batch, op.seqlen, op.heads, head_dim,
-                                                 op.batch_stride, op.row_stride, op.head_stride, op.box_rows);
+                                                 op.batch_stride, op.row_stride, op.head_stride, op.box_rows,
+                                                 swizzle_bytes);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

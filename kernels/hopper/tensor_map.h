@@ -26,12 +26,14 @@ struct BshdOperand {
 };
 
 // For each operand in order, a 4-D tiled map, dims innermost first (head_dim, seqlen, heads,
-// batch), whose box is 64 head_dim elements (128 bytes, one 128-byte swizzle row) by `box_rows`
-// sequence rows; rows past `seqlen` and columns past `head_dim` (the call's: a multiple of 8,
-// possibly below the kernel's kHeadDim) read as zeros and are not written by a store. dtype,
-// batch and head_dim are shared.
+// batch), whose box is one swizzled row wide -- swizzle_bytes / 2 head_dim elements: 64 with the
+// 128-byte swizzle, 32 with the 64-byte one (head dim 96: kernels/hopper/fwd_kernel.cuh) -- by
+// `box_rows` sequence rows; rows past `seqlen` and columns past `head_dim` (the call's: a multiple
+// of 8, possibly below the kernel's kHeadDim) read as zeros and are not written by a store. dtype,
+// batch, head_dim and the swizzle are shared.
 // Returns the first failure (a layout the TMA cannot describe); later operands are then not encoded.
-cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim);
+cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim,
+                                  int swizzle_bytes = 128);
 
 // The TMA view of a call's tensors: a dense batch as it is, a packed varlen batch as one batch
 // entry holding every row (the kernels then address row cu_seqlens[b] + r, and the map's bound

@@ -37,8 +37,24 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //        registers 128 + 32 + 16 = 176. (128 x 80, 64 + 160 = 224 KB, fits shared memory but
 //        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
 //        many with the addressing and softmax state.)
+//
+// Head dim 96 (tiles 64-byte swizzled, kernels/hopper/fwd_kernel.cuh tile_swizzle_bytes): Q K^T is
+// 6 k16 steps, P V one m64n96k16 per 16 keys, so per key a step has 3/4 of d128's GEMM work and
+// the same softmax work; a wider key block spreads each step's fixed costs (barriers, waits, O's
+// rescale) over more keys. 128 x 176, 2 stages, two Q buffers: 48 + 2 * 2 * 33 = 180 KB (+ 2);
+// registers O 48 + S 88 + P 44 = 180 per consumer thread; ptxas: no spills. Measured on the H100
+// (kernel-only, paper grid, docs/results/2026-11-23-h100-hd96.md), three shapes:
+//   128 x 128, 3 stages (192 KB; 144 registers): best at S 1024 (no key padding) but 0.77 of
+//     d128's TFLOP/s at S 16384;
+//   128 x 192, 2 stages (192 KB; 192 registers, 12 bytes of spill outside the mainloop in the
+//     full variant): 1-19% faster than 128 x 128 from S 4096 on (10-19% at full S 8192-16384);
+//     S 1024 pays 6 blocks of 192 keys (1152) for 1024;
+//   128 x 176 (this): as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
+//     keys' work), 4-7% slower at causal S 1024-2048 (more padding on the short causal tiles).
+// No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192.
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
   return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
+         : head_dim == 96  ? FwdTilePolicy{128, 176, 2, 2, 24, 240}
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};

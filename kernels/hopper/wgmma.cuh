@@ -2,10 +2,11 @@
 // mainloop uses, their shared-memory matrix descriptors, and the fences around them.
 //
 // Shapes used: m64nNk16 with N = 64 or 128 (the key block for S = Q K^T, the head dim for
-// O += P V; head dims 192 and 256 add N = 80..112 and 192/256 from wgmma_wide.cuh), fp32 accumulators, fp16 or bf16 operands. The accumulator fragment of a thread is
-// N/2 floats laid out as N/8 groups of {(r, c), (r, c+1), (r+8, c), (r+8, c+1)} with
-// r = 16*warp + lane/4 and c = 8*group + 2*(lane%4) -- the m16n8 layout of mma.sync repeated,
-// which is why the online softmax is shared with the sm80 path (kernels/common/).
+// O += P V; head dims 96, 192 and 256 add N = 80..112, 176 and 96/192/256 from wgmma_wide.cuh), fp32
+// accumulators, fp16 or bf16 operands. The accumulator fragment of a thread is N/2 floats laid
+// out as N/8 groups of {(r, c), (r, c+1), (r+8, c), (r+8, c+1)} with r = 16*warp + lane/4 and
+// c = 8*group + 2*(lane%4) -- the m16n8 layout of mma.sync repeated, which is why the online
+// softmax is shared with the sm80 path (kernels/common/).
 #pragma once
 
 #include <cstdint>
@@ -17,15 +18,23 @@ namespace flashcore {
 namespace hopper {
 
 // Shared-memory matrix descriptor (PTX ISA "Matrix Descriptor Format"): start address,
-// leading- and stride-dimension byte offsets (all >> 4), swizzle mode in bits 62-63
-// (1 = 128-byte swizzle). Tiles here are always 128-byte-swizzled, 1024-byte-aligned atoms of
-// 8 rows x 128 bytes, exactly what the TMA writes with CU_TENSOR_MAP_SWIZZLE_128B.
-__device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+// leading- and stride-dimension byte offsets (all >> 4), swizzle mode in bits 62-63 (1 = 128-byte,
+// 2 = 64-byte swizzle). Tiles here are swizzled atoms of 8 rows x kSwizzleBytes, aligned to their
+// size, exactly what the TMA writes with CU_TENSOR_MAP_SWIZZLE_128B / _64B: 128 bytes wherever the
+// tile's width is a multiple of 64 columns, 64 bytes at head dim 96 (kernels/hopper/fwd_kernel.cuh
+// tile_swizzle_bytes says why).
+template <int kSwizzleBytes>
+__device__ __forceinline__ uint64_t smem_desc(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+  static_assert(kSwizzleBytes == 128 || kSwizzleBytes == 64, "128- or 64-byte swizzled tiles");
   uint64_t desc = (smem_addr & 0x3FFFFu) >> 4;
   desc |= static_cast<uint64_t>((lbo_bytes >> 4) & 0x3FFFu) << 16;
   desc |= static_cast<uint64_t>((sbo_bytes >> 4) & 0x3FFFu) << 32;
-  desc |= static_cast<uint64_t>(1) << 62;
+  desc |= static_cast<uint64_t>(kSwizzleBytes == 128 ? 1 : 2) << 62;
   return desc;
+}
+
+__device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+  return smem_desc<128>(smem_addr, lbo_bytes, sbo_bytes);
 }
 
 // wgmma reads its accumulators and register A operand asynchronously: fence before the first
@@ -123,26 +132,28 @@ __device__ __forceinline__ void wgmma_rs_m64n128k16(float (&d)[64], const uint32
 // fp16/bf16 only), e.g. the backward's dQ = dS K reads dS^T ([keys][queries]) and K ([keys][d]).
 template <int kN, DType kDType, int kTransA = 0, int kTransB = 0>
 __device__ __forceinline__ void wgmma_ss(float (&d)[kN / 2], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 192 || kN == 256,
-                "wgmma_ss: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 192, 256");
+  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 176 || kN == 192 || kN == 256,
+                "wgmma_ss: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 176, 192, 256");
   if constexpr (kN == 64) wgmma_ss_m64n64k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 128) wgmma_ss_m64n128k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 80) wgmma_ss_m64n80k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 96) wgmma_ss_m64n96k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 112) wgmma_ss_m64n112k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
+  else if constexpr (kN == 176) wgmma_ss_m64n176k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 192) wgmma_ss_m64n192k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else wgmma_ss_m64n256k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
 }
 
 template <int kN, DType kDType>
 __device__ __forceinline__ void wgmma_rs(float (&d)[kN / 2], const uint32_t (&a)[4], uint64_t desc_b, int scale_d) {
-  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 192 || kN == 256,
-                "wgmma_rs: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 192, 256");
+  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 176 || kN == 192 || kN == 256,
+                "wgmma_rs: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 176, 192, 256");
   if constexpr (kN == 64) wgmma_rs_m64n64k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 128) wgmma_rs_m64n128k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 80) wgmma_rs_m64n80k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 96) wgmma_rs_m64n96k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 112) wgmma_rs_m64n112k16<kDType>(d, a, desc_b, scale_d);
+  else if constexpr (kN == 176) wgmma_rs_m64n176k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 192) wgmma_rs_m64n192k16<kDType>(d, a, desc_b, scale_d);
   else wgmma_rs_m64n256k16<kDType>(d, a, desc_b, scale_d);
 }

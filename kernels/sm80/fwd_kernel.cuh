@@ -57,10 +57,21 @@ __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t add
 }
 
 // Shared tiles are [rows][kHeadDim] in 16-byte chunks; chunk c of row r is stored at c ^ (r % 8)
-// so that the 8 rows an ldmatrix reads (or cp.async writes) fall in 8 different bank groups.
+// so that the 8 rows an ldmatrix reads (or cp.async writes) fall in 8 different bank groups (of
+// 16 bytes: 128-byte lines). A head dim of 64k + 32 (96) has a last half group of 4 chunks, which
+// c ^ (r % 8) would send past the row; there chunk c goes to c ^ ((r / 2) % 4). Its rows are
+// 64k + 32 elements long, so rows r and r + 1 start half a line apart, and 8 consecutive rows hit
+// 8 bank groups again: the even rows at 4 different chunks of one half of the line, the odd rows
+// of the other half (the whole groups' c ^ (r % 8) stays a permutation of the 8 groups too).
 template <int kHeadDim>
 __device__ __forceinline__ int swizzled(int row, int chunk) {
-  return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
+  static_assert(kHeadDim % 32 == 0, "whole 8-chunk groups and at most one half group per row");
+  if constexpr (kHeadDim % 64 == 0) {
+    return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
+  } else {
+    constexpr int kWholeGroupChunks = kHeadDim / 64 * 8;
+    return row * kHeadDim + ((chunk ^ (chunk < kWholeGroupChunks ? row & 7 : (row >> 1) & 3)) << 3);
+  }
 }
 
 // Copies rows [row0, row0 + kRows) of a (rows, head_dim) operand into a swizzled [kRows][kHeadDim]
@@ -73,27 +84,32 @@ __device__ __forceinline__ int swizzled(int row, int chunk) {
 // kHoistChunk: compute the thread's column chunk once (it is the same for each of its rows, as
 // kThreads is a multiple of the chunks per row) instead of per row. Which form ptxas allocates
 // better differs by kernel (measured: the backward spills less with it, the forward more), so
-// each caller picks; the copies are the same.
+// each caller picks; the copies are the same. With it the chunks need not divide evenly among
+// the threads: each pass copies kThreads / chunks-per-row whole rows, so at head dim 96 (12 chunks
+// per row) 252 of 256 threads copy 21 rows per pass and the last pass stops at kRows.
 template <class Traits, int kHeadDim, int kRows, int kThreads, bool kHoistChunk = false>
 __device__ __forceinline__ void load_tile_async(typename Traits::Element* smem,
                                                 const typename Traits::Element* gmem,
                                                 int64_t row_stride, int row0, int row_end, int cols) {
   constexpr int kChunksPerRow = kHeadDim / 8;
   constexpr int kChunks = kRows * kChunksPerRow;
-  static_assert(kChunks % kThreads == 0, "tile copy must divide evenly among threads");
-  static_assert(kThreads % kChunksPerRow == 0, "a thread copies the same column chunk of each of its rows");
   if constexpr (kHoistChunk) {
+    constexpr int kRowsPerPass = kThreads / kChunksPerRow;
+    static_assert(kRowsPerPass > 0, "a pass copies at least one row");
     const int ch = static_cast<int>(threadIdx.x) % kChunksPerRow;
     const int r_first = static_cast<int>(threadIdx.x) / kChunksPerRow;
+    if (kThreads % kChunksPerRow != 0 && r_first >= kRowsPerPass) return;  // the threads past whole rows
     const int bytes = ch * 8 < cols ? 16 : 0;
 #pragma unroll
-    for (int i = 0; i < kChunks / kThreads; ++i) {
-      const int r = i * (kThreads / kChunksPerRow) + r_first;
+    for (int i = 0; i < (kRows + kRowsPerPass - 1) / kRowsPerPass; ++i) {
+      const int r = i * kRowsPerPass + r_first;
+      if (kRows % kRowsPerPass != 0 && r >= kRows) break;
       const bool row_valid = row0 + r < row_end;
       const auto* src = gmem + static_cast<int64_t>(row_valid ? row0 + r : 0) * row_stride + ch * 8;
       cp_async_16(smem_u32(smem + swizzled<kHeadDim>(r, ch)), src, row_valid ? bytes : 0);
     }
   } else {
+    static_assert(kChunks % kThreads == 0, "tile copy must divide evenly among threads");
 #pragma unroll
     for (int i = 0; i < kChunks / kThreads; ++i) {
       const int c = i * kThreads + static_cast<int>(threadIdx.x);
@@ -122,7 +138,12 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   constexpr int kNTiles = kBlockN / 8;    // n8 tiles of S per warp
   constexpr int kDTiles = kHeadDim / 8;   // n8 tiles of O per warp
   static_assert(kBlockM == 16 * kWarps, "each warp owns 16 query rows");
-  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0, "tile shape");
+  static_assert(kHeadDim % 32 == 0 && kBlockN % 16 == 0, "tile shape");
+  // Tile copies: per-row chunks (load_tile_async) at head dims of whole 64-column groups, where
+  // ptxas allocates that form better; a chunk per thread hoisted out of the rows at 96, whose 12
+  // chunks per row do not divide the threads (the per-row form kept two 64-bit source pointers
+  // per operand and spilled one in the mainloop).
+  constexpr bool kHoistChunk = kHeadDim % 64 != 0;
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
   Element* sQ = reinterpret_cast<Element*>(smem_raw);
@@ -183,11 +204,11 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
 
   if (n_first < n_end) {
-    load_tile_async<Traits, kHeadDim, kBlockM, kThreads>(sQ, q, p.q_row_stride, m0, seq.seqlen_q, p.head_dim);
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK, k, p.k_row_stride, n_first * kBlockN, seq.seqlen_k,
+    load_tile_async<Traits, kHeadDim, kBlockM, kThreads, kHoistChunk>(sQ, q, p.q_row_stride, m0, seq.seqlen_q, p.head_dim);
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads, kHoistChunk>(sK, k, p.k_row_stride, n_first * kBlockN, seq.seqlen_k,
                                                          p.head_dim);
     cp_async_commit();
-    load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k,
+    load_tile_async<Traits, kHeadDim, kBlockN, kThreads, kHoistChunk>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k,
                                                          p.head_dim);
     cp_async_commit();
   }
@@ -213,12 +234,12 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     // P V_{j-1}) before the barrier above. The commits are unconditional so the group count
     // stays fixed: after them the groups in flight are V_j, K_{j+1}, V_{j+1}.
     if (j + 1 < n_end) {
-      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
+      load_tile_async<Traits, kHeadDim, kBlockN, kThreads, kHoistChunk>(sK + (stage ^ 1) * kBlockN * kHeadDim, k,
                                                            p.k_row_stride, n0 + kBlockN, seq.seqlen_k, p.head_dim);
     }
     cp_async_commit();
     if (j + 1 < n_end) {
-      load_tile_async<Traits, kHeadDim, kBlockN, kThreads>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
+      load_tile_async<Traits, kHeadDim, kBlockN, kThreads, kHoistChunk>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
                                                            p.v_row_stride, n0 + kBlockN, seq.seqlen_k, p.head_dim);
     }
     cp_async_commit();

@@ -21,7 +21,8 @@ struct FwdTileShape {
 //   sm80 / sm89: 128 rows, 8 warps (FA2's query tile). head_dim 64 with 64 keys: 48 KiB, two CTAs
 //     (16 warps) per SM on both A100 (164 KiB) and Ada (100 KiB). head_dim 128 with 32 keys:
 //     64 KiB, two CTAs on A100, one on Ada (64 keys would be 96 KiB: one CTA on either), and
-//     <= 128 registers per thread, which two 256-thread CTAs need.
+//     <= 128 registers per thread, which two 256-thread CTAs need. head_dim 96 (72..96 run on it)
+//     takes the 128 shape: 48 KiB, two CTAs per SM on A100 and on Ada; O is 48 registers, S 16.
 //   head_dim 256 (every multiple of 8 from 136 to 256 runs on it): 128 rows, 8 warps, 16 keys per
 //     step: 96 KiB, one CTA per SM on either GPU (the PTX library must fit Ada's 99 KiB, and
 //     sm80/sm89 keep one shape so that the PTX variant the Hopper suites run checks it). 32 keys

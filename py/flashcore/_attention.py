@@ -508,8 +508,8 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
 
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads, head_dim); CUDA,
     float16 or bfloat16, head_dim a multiple of 8 from 8 to 256 (SUPPORTED_HEAD_DIMS: 64, 128 and
-    256 have kernels -- and 192 in the Hopper forward -- the others run on the next one up with
-    predicated loads and stores), unit stride on head_dim. causal masks are aligned
+    256 have kernels -- and 96 in the forward, 192 in the Hopper forward -- the others run on the
+    next one up with predicated loads and stores), unit stride on head_dim. causal masks are aligned
     bottom-right. softmax_scale defaults to 1/sqrt(head_dim). Returns out (batch, seqlen_q, heads,
     head_dim) in the input dtype, and with return_lse=True also the natural-log log-sum-exp
     (batch, heads, seqlen_q) in float32 (-inf for a query row that sees no key; its out is 0).

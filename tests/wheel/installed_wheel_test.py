@@ -128,8 +128,8 @@ class InstalledWheelTest(absltest.TestCase):
             gencode = ("arch=compute_{0},code=compute_{0}" if arch.endswith("_ptx") else "arch=compute_{0},code=sm_{0}")
             gencode = gencode.format(arch.removesuffix("_ptx").replace("sm", ""))
             self.assertTrue(any(gencode in f for f in info["compile_flags"][lib]["flags"]), (lib, gencode))
-        # Forward: 36 SASS + 12 portable PTX at head dims 64, 128, 256, + the sm90a forward's 192 (4).
-        self.assertEqual(len(info["kernels"]), 52)
+        # Forward: 48 SASS + 16 portable PTX at head dims 64, 96, 128, 256, + the sm90a forward's 192 (4).
+        self.assertEqual(len(info["kernels"]), 68)
         # Backward: head dims 64, 128 and 256 in every library: 36 SASS + 12 portable PTX.
         self.assertEqual(len(info["bwd_kernels"]), 48)
 
