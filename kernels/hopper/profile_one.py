@@ -31,6 +31,7 @@ def main():
     ap.add_argument("--heads", type=int, default=0, help="default: 2048 / head_dim")
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--softcap", type=float, default=0.0, help="e.g. 30: the softcap mainloop's instruction mix")
+    ap.add_argument("--window", type=int, default=-1, help="sliding window's left extent (right: 0 with --causal)")
     ap.add_argument("--mode", choices=["fwd", "bwd"], default="fwd")
     ap.add_argument("--deterministic", action="store_true")
     ap.add_argument("--warmup", type=int, default=3)
@@ -47,13 +48,13 @@ def main():
     dout = torch.randn(shape, device="cuda", dtype=dtype)
     for _ in range(args.warmup + 1):
         out = flashcore.attention(q, k, v, causal=args.causal, deterministic=args.deterministic,
-                                  softcap=args.softcap)
+                                  softcap=args.softcap, window_size=(args.window, -1))
         if args.mode == "bwd":
             torch.autograd.grad(out, (q, k, v), dout)
     torch.cuda.synchronize()
-    print("profiled %s %s B%d S%d H%d D%d causal=%s deterministic=%s softcap=%g" %
+    print("profiled %s %s B%d S%d H%d D%d causal=%s deterministic=%s softcap=%g window=%d" %
           (args.mode, args.dtype, batch, args.seqlen, heads, args.head_dim, args.causal, args.deterministic,
-           args.softcap))
+           args.softcap, args.window))
 
 
 if __name__ == "__main__":
