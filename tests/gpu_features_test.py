@@ -314,9 +314,10 @@ def test_varlen_tile_orders_match_float64(kind, causal):
 
 
 # The dense masked order with a sliding window (kernels/hopper/tile_scheduler.cuh): more tiles than
-# SMs, so tiles are paired; the query blocks whose rows see the sequence's start are paired among
-# themselves, the full-window ones run alone. Windows from none of the blocks to all of them
-# growing, Sq = Sk and Sq < Sk, causal (right 0) and a right extent.
+# SMs, so tiles are paired. Where more than a quarter of the 16 query blocks see the sequence's
+# start (w1000, w700) those are paired among themselves and the full-window ones run alone; fewer
+# (w0, w300) or all (w5000): every block paired as without a window. Sq = Sk and Sq < Sk, causal
+# (right 0) and a right extent.
 @pytest.mark.parametrize("window_size,seqlen_k", [((0, 0), 2048), ((300, 0), 2048), ((1000, 0), 2304),
                                                    ((700, 64), 2048), ((5000, 0), 2048)],
                          ids=["w0", "w300", "w1000-sk2304", "w700-right64", "w5000"])

@@ -149,12 +149,17 @@ struct TileScheduler {
 
   // Query blocks whose first row sees the sequence's first key (all of them without a window):
   // their cost grows with the block; each later block sees a whole window (bottom-right aligned:
-  // query row i's first key is i + seqlen_k - seqlen_q - window_left).
+  // query row i's first key is i + seqlen_k - seqlen_q - window_left). Where they are at most a
+  // quarter of the blocks, all blocks are paired as without a window: the cheap pairs are then
+  // too few to unbalance the grid, and running the full-window blocks alone measured slower
+  // (window 1024 at S 8k / 16k: 0.70 / 0.69 of plain causal against 0.74 / 0.70 paired; window
+  // 4096: 0.94 / 0.91 alone against 0.89 / 0.85 paired; H100, docs/results/2026-11-23-h100-window-order.md).
   __host__ __device__ static int growing_m_blocks(int seqlen_q, int seqlen_k, int window_left, int block_m) {
     const int m_blocks = (seqlen_q + block_m - 1) / block_m;
     if (window_left < 0) return m_blocks;
     const int last_row_from_start = window_left - (seqlen_k - seqlen_q);  // rows <= it see key 0
-    return last_row_from_start < 0 ? 0 : min(m_blocks, last_row_from_start / block_m + 1);
+    const int growing = last_row_from_start < 0 ? 0 : min(m_blocks, last_row_from_start / block_m + 1);
+    return 4 * growing <= m_blocks ? m_blocks : growing;
   }
 
   // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
