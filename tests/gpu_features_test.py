@@ -66,7 +66,7 @@ class Case:
     as attention_core's keywords, and the poisoned kernel runs."""
 
     def __init__(self, *, dtype, head_dim, gqa=False, varlen=False, window=False, softcap=False, sink=False,
-                 causal=False, seqused=False, seed=None, heads=8, lengths=None):
+                 causal=False, seqused=False, seed=None, heads=8, lengths=None, dense_shape=None, window_size=None):
         self.dtype, self.head_dim, self.causal = dtype, head_dim, causal
         self.seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
         g = torch.Generator(device="cuda").manual_seed(self.seed)
@@ -90,7 +90,7 @@ class Case:
         else:
             self.cu_q = self.cu_k = None
             self.max_q = self.max_k = 0
-            b, sq, sk = DENSE["batch"], DENSE["seqlen_q"], DENSE["seqlen_k"]
+            b, sq, sk = dense_shape or (DENSE["batch"], DENSE["seqlen_q"], DENSE["seqlen_k"])
             shapes = [(b, sq, heads, head_dim), (b, sk, self.heads_kv, head_dim)]
         self.q = randn(*shapes[0]).to(dtype)
         self.k = randn(*shapes[1]).to(dtype)
@@ -103,7 +103,7 @@ class Case:
         self.seqused_k = torch.tensor(seqused_vals, dtype=torch.int32, device="cuda") if seqused else None
         # window (left, right): wide enough that rows see several key blocks, narrow enough that
         # blocks are skipped; causal overrides right with 0.
-        self.window = (45, 70) if window else (-1, -1)
+        self.window = window_size or ((45, 70) if window else (-1, -1))
         self.softcap = 2.5 if softcap else 0.0
         self.sink = (2.0 * randn(heads)) if sink else None
         self.scale = head_dim ** -0.5 * (3.0 if softcap else 1.0)  # make the cap bite
@@ -310,6 +310,20 @@ def test_varlen_tile_orders_match_float64(kind, causal):
     seed = int.from_bytes(os.urandom(4), "little")
     case = Case(dtype=DTYPES[causal], head_dim=64, varlen=True, gqa=True, causal=causal, seed=seed,
                 lengths=schedule_lengths(kind, seed))
+    run_and_check(case, backward=False)
+
+
+# The dense masked order with a sliding window (kernels/hopper/tile_scheduler.cuh): more tiles than
+# SMs, so tiles are paired. Where more than a quarter of the 16 query blocks see the sequence's
+# start (w1000, w700) those are paired among themselves and the full-window ones run alone; fewer
+# (w0, w300) or all (w5000): every block paired as without a window. Sq = Sk and Sq < Sk, causal
+# (right 0) and a right extent.
+@pytest.mark.parametrize("window_size,seqlen_k", [((0, 0), 2048), ((300, 0), 2048), ((1000, 0), 2304),
+                                                   ((700, 64), 2048), ((5000, 0), 2048)],
+                         ids=["w0", "w300", "w1000-sk2304", "w700-right64", "w5000"])
+def test_window_tile_order_matches_float64(window_size, seqlen_k):
+    case = Case(dtype=torch.bfloat16, head_dim=64, window=True, causal=window_size[1] == 0, heads=8,
+                dense_shape=(2, 2048, seqlen_k), window_size=window_size)
     run_and_check(case, backward=False)
 
 

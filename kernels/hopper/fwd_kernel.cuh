@@ -149,8 +149,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   if (sorted_varlen) {  // syncs the CTA
     build_varlen_order<kCausal>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.batch, p.heads, kBlockM, varlen_order);
   }
-  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles, sorted_varlen,
-                                         static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
+  const TileScheduler<kCausal> scheduler(
+      p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles,
+      kCausal ? TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kBlockM) : 0,
+      sorted_varlen,
+      static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row
   const int group = p.heads / p.heads_kv;    // GQA: query heads per k/v head
   // A tile's sequence and the key blocks [n_first, n_end) its query rows visit (the window's,
@@ -539,7 +542,9 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   // its sorted order decides (tile_scheduler.cuh).
   const bool pairs =
       !t.varlen && TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
-  const TileScheduler<kCausal> scheduler(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs);
+  const TileScheduler<kCausal> scheduler(
+      p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs,
+      TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kPolicy.block_m));
   const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
   // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
   // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).

@@ -3,7 +3,13 @@
 //
 // Work items are tiles (non-causal) or pairs of tiles (causal: query blocks num_m - 1 - k and k of
 // one head, a long one and a short one, so every pair costs about the same number of key blocks
-// and a static round-robin of pairs over the grid is balanced). CTA c takes work items c,
+// and a static round-robin of pairs over the grid is balanced). With a sliding window only the
+// first query blocks are cheaper (their rows see the sequence's start; the rest see the whole
+// window): those `growing` blocks are paired among themselves and the others run alone, so again
+// every item costs about one full tile. (Pairing query block num_m - 1 - k with k under a window
+// gave items of 34..66 key blocks at window 4096, S 16k; the grid's stride of 132 items, 4 mod the
+// 64 items of a head, handed some CTAs only cheap items and others only dear ones: ncu measured
+// the SMs' mean active cycles at 0.857 of the busiest SM's.) CTA c takes work items c,
 // c + gridDim.x, ... (a persistent grid of one CTA per SM, or one CTA per item). Items go
 // (batch, head)-major so that CTAs running at the same time share K/V in L2 (at 16k tokens one
 // head's K/V is 8 MB; 132 heads at once would stream from HBM). When every causal tile fits on its
@@ -115,7 +121,9 @@ template <bool kCausal>
 struct TileScheduler {
   // Dense order (and packed batches of more than kVarlenSortedMax sequences).
   int dense_tiles_per_item;  // 2: causal (long, short) pairs; 1: a tile per item
-  int num_m_blocks, heads, items_per_head, dense_items;
+  int num_m_blocks, heads;
+  int single_blocks;  // paired walks: the last query blocks (full window), one tile per item
+  int items_per_head, dense_items;
   // A sorted packed batch (VarlenOrder at the shared-memory address order_addr), or the dense
   // order. Every field is fixed at construction from the kernel's parameters and a constant
   // address, so the compiler can rematerialise them instead of holding them in the producer's 24
@@ -125,16 +133,34 @@ struct TileScheduler {
   int batch_size;
   uint32_t order_addr;
 
+  // `growing`: the query blocks whose cost grows with their index (growing_m_blocks).
   __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m, bool pair_causal_tiles,
-                                    bool sorted_varlen = false, uint32_t varlen_order_addr = 0)
+                                    int growing, bool sorted_varlen = false, uint32_t varlen_order_addr = 0)
       : dense_tiles_per_item(kCausal && pair_causal_tiles ? 2 : 1),
         num_m_blocks((seqlen_q + block_m - 1) / block_m),
         heads(heads_),
-        items_per_head(dense_tiles_per_item == 2 ? (num_m_blocks + 1) / 2 : num_m_blocks),
+        single_blocks(num_m_blocks - min(max(growing, 0), num_m_blocks)),
+        items_per_head(dense_tiles_per_item == 2 ? single_blocks + (num_m_blocks - single_blocks + 1) / 2
+                                                 : num_m_blocks),
         dense_items(items_per_head * heads_ * batch),
         sorted(sorted_varlen),
         batch_size(batch),
         order_addr(varlen_order_addr) {}
+
+  // Query blocks whose first row sees the sequence's first key (all of them without a window):
+  // their cost grows with the block; each later block sees a whole window (bottom-right aligned:
+  // query row i's first key is i + seqlen_k - seqlen_q - window_left). Where they are at most a
+  // quarter of the blocks, all blocks are paired as without a window: the cheap pairs are then
+  // too few to unbalance the grid, and running the full-window blocks alone measured slower
+  // (window 1024 at S 8k / 16k: 0.70 / 0.69 of plain causal against 0.74 / 0.70 paired; window
+  // 4096: 0.94 / 0.91 alone against 0.89 / 0.85 paired; H100, docs/results/2026-11-23-h100-window-order.md).
+  __host__ __device__ static int growing_m_blocks(int seqlen_q, int seqlen_k, int window_left, int block_m) {
+    const int m_blocks = (seqlen_q + block_m - 1) / block_m;
+    if (window_left < 0) return m_blocks;
+    const int last_row_from_start = window_left - (seqlen_k - seqlen_q);  // rows <= it see key 0
+    const int growing = last_row_from_start < 0 ? 0 : min(m_blocks, last_row_from_start / block_m + 1);
+    return 4 * growing <= m_blocks ? m_blocks : growing;
+  }
 
   // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
   __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
@@ -155,7 +181,8 @@ struct TileScheduler {
     const int tpi = tiles_per_item();
     return w % tpi == tpi - 1 ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
   }
-  // False for the missing partner of the middle query block when the query blocks are odd.
+  // False for a missing partner: of the middle growing block when they are odd, and of every
+  // full-window block (which runs alone).
   __device__ __forceinline__ bool decode(int w, int& m_block, int& head, int& batch) const {
     const int tiles_per_item = this->tiles_per_item();
     const int item = w / tiles_per_item;
@@ -179,11 +206,19 @@ struct TileScheduler {
       head = local / per_head;
       k = local % per_head;
     } else {
-      m_blocks = num_m_blocks;
       k = item % items_per_head;
       const int bh = item / items_per_head;
       head = bh % heads;
       batch = bh / heads;
+      m_blocks = num_m_blocks;
+      if (kCausal && tiles_per_item == 2) {
+        if (k < single_blocks) {  // a full-window block, alone (the item's second tile is missing)
+          m_block = num_m_blocks - 1 - k;
+          return w % 2 == 0;
+        }
+        k -= single_blocks;  // the growing blocks [0, m_blocks), paired long with short below
+        m_blocks = num_m_blocks - single_blocks;
+      }
     }
     if (!kCausal) {
       m_block = k;
