@@ -108,9 +108,11 @@ __device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const i
   __syncthreads();
 }
 
-// A 32-bit shared-memory load: the scheduler's table is read through its shared address, not a
-// generic pointer (the producer thread runs in 24 registers; generic 64-bit addresses of the
-// table's arrays, hoisted out of its loop, made it spill).
+// A 32-bit shared-memory load: the scheduler's table is read through its 32-bit shared address
+// (TileScheduler::order_addr, a constant), with no 64-bit generic pointer to keep in the
+// producer's 24 registers. (Its spills while this was written came from the sort's reference to
+// the kernel parameters and the table's run-time address; this load form alone did not change
+// them.)
 __device__ __forceinline__ int ld_shared_s32(uint32_t addr) {
   int v;
   asm volatile("ld.shared.s32 %0, [%1];" : "=r"(v) : "r"(addr));
