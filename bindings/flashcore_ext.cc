@@ -105,10 +105,19 @@ class DeviceGuard {
 
 // A head dim the kernels take: a positive multiple of 8 (16-byte rows); the instantiation it runs
 // on is then the smallest compiled one >= it (kernels/flash_fwd_api.h).
-void check_head_dim(int head_dim) {
+void check_head_dim(int head_dim, const char* name = "head_dim") {
   if (head_dim <= 0 || head_dim % kHeadDimMultiple != 0) {
-    throw py::value_error("flashcore: head_dim must be a positive multiple of 8, got " + std::to_string(head_dim));
+    throw py::value_error(std::string("flashcore: ") + name + " must be a positive multiple of 8, got " +
+                          std::to_string(head_dim));
   }
+}
+
+// V's head dim: 0 means q's (the common case); otherwise checked like head_dim. The call then runs
+// on the instantiation of the larger of the two (kernels/flash_fwd_api.h, head_dims_run_on).
+int resolve_head_dim_v(int head_dim, int head_dim_v) {
+  if (head_dim_v == 0) return head_dim;
+  check_head_dim(head_dim_v, "head_dim_v");
+  return head_dim_v;
 }
 
 std::string no_kernel(const char* pass, const std::string& arch, const std::string& dtype, int head_dim, bool causal,
@@ -122,12 +131,14 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          uintptr_t v, uintptr_t o, uintptr_t lse, int batch, int heads, int seqlen_q, int seqlen_k,
          int head_dim, const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream,
-         const Features& features, uintptr_t o_resid) {
-  const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
+         const Features& features, uintptr_t o_resid, int head_dim_v) {
   check_head_dim(head_dim);
+  head_dim_v = resolve_head_dim_v(head_dim, head_dim_v);
+  const int widest = std::max(head_dim, head_dim_v);
+  const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), widest, causal};
   FwdKernelKey kernel_key{};
   FwdLauncher launcher = find_fwd_kernel_for(key, &kernel_key);
-  if (launcher == nullptr) throw py::value_error(no_kernel("forward", arch, dtype, head_dim, causal, "kernels"));
+  if (launcher == nullptr) throw py::value_error(no_kernel("forward", arch, dtype, widest, causal, "kernels"));
   FwdParams p{};
   set_features(p, features, heads, causal);
   p.q = reinterpret_cast<const void*>(q);
@@ -141,6 +152,7 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   p.v_batch_stride = v_strides[0], p.v_row_stride = v_strides[1], p.v_head_stride = v_strides[2];
   p.o_batch_stride = o_strides[0], p.o_row_stride = o_strides[1], p.o_head_stride = o_strides[2];
   p.batch = batch, p.heads = heads, p.seqlen_q = seqlen_q, p.seqlen_k = seqlen_k, p.head_dim = head_dim;
+  p.head_dim_v = head_dim_v;
   p.softmax_scale = softmax_scale;
 
   cudaError_t err;
@@ -159,12 +171,14 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
-         bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid) {
-  const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
+         bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid, int head_dim_v) {
   check_head_dim(head_dim);
+  head_dim_v = resolve_head_dim_v(head_dim, head_dim_v);
+  const int widest = std::max(head_dim, head_dim_v);
+  const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), widest, causal};
   BwdKernelKey kernel_key{};
   BwdLauncher launcher = find_bwd_kernel_for(key, &kernel_key);
-  if (launcher == nullptr) throw py::value_error(no_kernel("backward", arch, dtype, head_dim, causal, "bwd_kernels"));
+  if (launcher == nullptr) throw py::value_error(no_kernel("backward", arch, dtype, widest, causal, "bwd_kernels"));
   BwdParams p{};
   set_features(p, features, heads, causal);
   p.q = reinterpret_cast<const void*>(q);
@@ -191,6 +205,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   p.dk_batch_stride = dk_strides[0], p.dk_row_stride = dk_strides[1], p.dk_head_stride = dk_strides[2];
   p.dv_batch_stride = dv_strides[0], p.dv_row_stride = dv_strides[1], p.dv_head_stride = dv_strides[2];
   p.batch = batch, p.heads = heads, p.seqlen_q = seqlen_q, p.seqlen_k = seqlen_k, p.head_dim = head_dim;
+  p.head_dim_v = head_dim_v;
   p.softmax_scale = softmax_scale;
   p.deterministic = deterministic;
 
@@ -346,10 +361,12 @@ PYBIND11_MODULE(_C, m) {
         py::arg("seqlen_q"), py::arg("seqlen_k"), py::arg("head_dim"), py::arg("q_strides"),
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("softmax_scale"),
         py::arg("causal"), py::arg("stream"), py::arg("features") = py::tuple(), py::arg("o_resid") = 0,
+        py::arg("head_dim_v") = 0,
         "Launch the forward kernel on `stream` of CUDA device `device`. Pointers are device "
         "addresses; strides are (batch, seq, head) in elements; head_dim must be contiguous and a "
         "multiple of 8 (it runs on the smallest compiled head dim >= it: kernel_head_dim). "
-        "o_resid (optional, o's strides): also write O's rounding residual for the backward.");
+        "o_resid (optional, o's strides): also write O's rounding residual for the backward. "
+        "head_dim_v (0: head_dim): v's and o's head dim; the call runs on max(head_dim, head_dim_v)'s kernel.");
   m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("dout"), py::arg("lse"), py::arg("dlse"),
         py::arg("dq"), py::arg("dk"), py::arg("dv"), py::arg("dsum"), py::arg("dq_accum"),
@@ -358,13 +375,14 @@ PYBIND11_MODULE(_C, m) {
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("do_strides"),
         py::arg("dq_strides"), py::arg("dk_strides"), py::arg("dv_strides"), py::arg("softmax_scale"),
         py::arg("causal"), py::arg("deterministic"), py::arg("stream"), py::arg("features") = py::tuple(),
-        py::arg("o_resid") = 0,
+        py::arg("o_resid") = 0, py::arg("head_dim_v") = 0,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
         "kernel_head_dim(arch, dtype, head_dim, causal, backward=True)), and for deterministic=True "
         "dq_semaphore int32 of dq_semaphore_count >= "
         "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0; "
-        "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O).");
+        "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O). "
+        "head_dim_v (0: head_dim): v, o, dout and dv's head dim; kernel_head_dim of max(head_dim, head_dim_v).");
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.def("kernel_head_dim", &flashcore::kernel_head_dim, py::arg("arch"), py::arg("dtype"), py::arg("head_dim"),
         py::arg("causal"), py::arg("backward") = false,

@@ -54,6 +54,7 @@ struct BwdParams : AttentionFeatures {
   int64_t dk_batch_stride, dk_row_stride, dk_head_stride;
   int64_t dv_batch_stride, dv_row_stride, dv_head_stride;
   int batch, heads, seqlen_q, seqlen_k, head_dim;
+  int head_dim_v;  // v, o, dO and dV's head dim (FwdParams::head_dim_v); head_dim is q, k, dq and dk's
   float softmax_scale;
   bool deterministic;
 };

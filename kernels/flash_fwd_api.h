@@ -58,9 +58,17 @@ struct AttentionFeatures {
 // kernels load and store only that many columns (zero-filled loads, predicated stores; the inputs
 // are never padded or copied). The bindings run a call on the smallest instantiated head dim
 // >= its own (find_fwd_kernel_for / find_bwd_kernel_for); no new instantiation per head dim.
+// V (and so O, dO, dV) may have its own head dim, head_dim_v (DeepSeek's multi-head latent
+// attention trains with q/k 192 and v 128): the call runs on the instantiation of
+// max(head_dim, head_dim_v), whose kernels load and store head_dim columns of Q, K (and dQ, dK)
+// and head_dim_v columns of V, O, dO (and dV). S = Q K^T and P V are unchanged by the zero
+// columns, so no instantiation per pair.
 constexpr int kHeadDimMultiple = 8;
 constexpr bool head_dim_runs_on(int head_dim, int kernel_head_dim) {
   return head_dim > 0 && head_dim % kHeadDimMultiple == 0 && head_dim <= kernel_head_dim;
+}
+constexpr bool head_dims_run_on(int head_dim, int head_dim_v, int kernel_head_dim) {
+  return head_dim_runs_on(head_dim, kernel_head_dim) && head_dim_runs_on(head_dim_v, kernel_head_dim);
 }
 
 // Tensors are (batch, seqlen, heads, head_dim) -- or, varlen, (total rows, heads, head_dim) with
@@ -84,6 +92,7 @@ struct FwdParams : AttentionFeatures {
   int64_t v_batch_stride, v_row_stride, v_head_stride;
   int64_t o_batch_stride, o_row_stride, o_head_stride;
   int batch, heads, seqlen_q, seqlen_k, head_dim;
+  int head_dim_v;  // v's and o's head dim (see head_dims_run_on); equal to head_dim unless set apart
   float softmax_scale;
 };
 
@@ -105,8 +114,9 @@ using FwdLauncher = cudaError_t (*)(const FwdParams&, cudaStream_t);
 bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher);
 FwdLauncher find_fwd_kernel(const FwdKernelKey& key);
 std::vector<FwdKernelKey> registered_fwd_kernels();
-// The instantiation a call of head dim key.head_dim runs on: the registered key of key's (arch,
-// dtype, causal) with the smallest head dim >= key.head_dim, written to *kernel_key; null (and
+// The instantiation a call of head dim key.head_dim runs on (a call with its own head_dim_v asks
+// for max(head_dim, head_dim_v)): the registered key of key's (arch, dtype, causal) with the
+// smallest head dim >= key.head_dim, written to *kernel_key; null (and
 // *kernel_key untouched) when there is none or head_dim is not a multiple of 8.
 FwdLauncher find_fwd_kernel_for(const FwdKernelKey& key, FwdKernelKey* kernel_key);
 

@@ -108,6 +108,14 @@ FN = "flashcore.flash_attn_func: "
      FN + r"head_dim must be a multiple of 8 from 8 to 256, got 264 \(head dims above 256 have no kernels\)"),
     (dict(q=t(2, 16, 8, 20), k=t(2, 24, 2, 20), v=t(2, 24, 2, 20)), ValueError,
      FN + "head_dim must be a multiple of 8 from 8 to 256, got 20$"),
+    # v's own head dim (q/k 192, v 128 in DeepSeek's MLA): any multiple of 8 up to 256; a pair
+    # passes every shape check and meets the device check last.
+    (dict(v=t(2, 24, 2, 264)), ValueError,
+     FN + r"v's head_dim must be a multiple of 8 from 8 to 256, got 264 \(head dims above 256 have no kernels\)"),
+    (dict(v=t(2, 24, 2, 20)), ValueError, FN + "v's head_dim must be a multiple of 8 from 8 to 256, got 20$"),
+    (dict(v=t(2, 24, 2, 128)), ValueError, FN + "q, k and v must be CUDA tensors"),
+    (dict(q=t(2, 16, 8, 192), k=t(2, 24, 2, 192), v=t(2, 24, 2, 128)), ValueError,
+     FN + "q, k and v must be CUDA tensors"),
     (dict(q=t(*DENSE["q"], dtype=torch.float32)), TypeError, FN + "q must be float16 or bfloat16"),
     (dict(k=t(*DENSE["k"], dtype=torch.bfloat16), v=t(*DENSE["v"], dtype=torch.bfloat16)), TypeError,
      FN + "q, k and v must have one dtype"),

@@ -328,3 +328,101 @@ def test_extension_finds_a_kernel_for_every_odd_head_dim(arch, d):
     from flashcore import _C
     with pytest.raises(RuntimeError, match=r"flashcore: forward kernel launch failed: cuda\w+"):
         _C.fwd(**_fwd_args(arch=arch, head_dim=d))
+
+
+# --- v's own head dim (q/k 192, v 128: DeepSeek's multi-head latent attention) ----------------------
+
+def test_fake_shapes_of_a_value_head_dim_pair():
+    """out (and its residual) take v's head dim; the gradients take their inputs' shapes."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    def step(q, k, v):
+        out = torch.ops.flashcore.attention_fwd(q, k, v, True, 192 ** -0.5, False)[0]
+        return (out,) + torch.autograd.grad(out.float().sum(), (q, k, v))
+
+    q = torch.empty(2, 17, 4, 192, device="meta", dtype=torch.bfloat16, requires_grad=True)
+    v = torch.empty(2, 17, 4, 128, device="meta", dtype=torch.bfloat16, requires_grad=True)
+    gm = make_fx(step, tracing_mode="fake")(q, q.detach().requires_grad_(True), v)
+    outs = [n for n in gm.graph.nodes if n.op == "output"][0].args[0]
+    assert [tuple(o.meta["val"].shape) for o in outs] == [(2, 17, 4, 128), (2, 17, 4, 192), (2, 17, 4, 192),
+                                                         (2, 17, 4, 128)]
+
+
+@pytest.mark.parametrize("d, dv, width", [(192, 128, 256), (64, 128, 128), (128, 64, 128), (40, 72, 128)])
+def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(monkeypatch, d, dv, width):
+    """dq_accum is as wide as the kernel of max(head_dim, head_dim_v); head_dim and head_dim_v
+    reach the extension as the call's."""
+    from flashcore import _C
+    launched, made = [], []
+    monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
+        bwd=lambda *a: launched.append(a), bwd_block_m=64, kernel_head_dim=_C.kernel_head_dim))
+    monkeypatch.setattr(_attention, "_arch_for", lambda device: "sm90a")
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
+    real_empty = torch.empty
+
+    def empty(*shape, **kw):
+        x = real_empty(*shape, **kw)
+        made.append(tuple(x.shape))
+        return x
+
+    monkeypatch.setattr(torch, "empty", empty)
+    q, k, v, dout, out = t(1, 64, 2, d), t(1, 64, 2, d), t(1, 64, 2, dv), t(1, 64, 2, dv), t(1, 64, 2, dv)
+    lse = torch.zeros(1, 2, 64)
+    grads = [torch.empty_like(x) for x in (q, k, v)]
+    _backward.attention_bwd_into(dout, q, k, v, out, lse, *grads, True, d ** -0.5)
+    assert (1, 2, 64, width) in made  # dq_accum
+    (args,) = launched
+    assert args[21] == d and args[-1] == dv
+    # out / dout with q's head dim instead of v's: refused, naming the expected shape
+    with pytest.raises(ValueError, match=r"flashcore: out must have out's shape \(1, 64, 2, %d\)" % dv):
+        _backward.attention_bwd_into(dout, q, k, v, t(1, 64, 2, d + 8), lse, *grads, True, d ** -0.5)
+
+
+def test_eager_forward_passes_both_head_dims(monkeypatch):
+    launched = []
+    monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(fwd=lambda *a: launched.append(a)))
+    monkeypatch.setattr(_attention, "_arch_for", lambda device: "sm90a")
+    monkeypatch.setattr(_attention, "_raw_stream", lambda device: 0)
+    q, k, v = t(2, 16, 4, 192), t(2, 24, 4, 192), t(2, 24, 4, 128)
+    out, lse = t(2, 16, 4, 128), torch.zeros(2, 4, 16)
+    _attention._launch(q, k, v, out, lse, False, 192 ** -0.5)
+    (args,) = launched
+    assert args[12] == 192 and args[-1] == 128
+    assert args[15] == (24 * 4 * 128, 4 * 128, 128) and args[16] == (16 * 4 * 128, 4 * 128, 128)  # v's, out's
+
+
+def test_extension_checks_head_dim_v():
+    from flashcore import _C
+    with pytest.raises(ValueError, match="flashcore: head_dim_v must be a positive multiple of 8, got 12"):
+        _C.fwd(**_fwd_args(head_dim_v=12))
+    with pytest.raises(ValueError, match="flashcore: head_dim_v must be a positive multiple of 8, got -8"):
+        _C.fwd(**_fwd_args(head_dim_v=-8))
+    # the wider of the two picks the kernel: none above 256
+    with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=fp16 head_dim=264"):
+        _C.fwd(**_fwd_args(head_dim=64, head_dim_v=264))
+    with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=fp16 head_dim=264"):
+        _C.bwd(**_fwd_args_bwd(arch="sm80", head_dim=192, head_dim_v=264))
+
+
+def _fwd_args_bwd(**overrides):
+    strides = (64, 64, 64)
+    args = dict(device=0, arch="sm90a", dtype="fp16", q=0, k=0, v=0, o=0, dout=0, lse=0, dlse=0, dq=0, dk=0,
+                dv=0, dsum=0, dq_accum=0, dq_semaphore=0, dq_semaphore_count=0, batch=1, heads=1, seqlen_q=1,
+                seqlen_k=1, head_dim=64, q_strides=strides, k_strides=strides, v_strides=strides,
+                o_strides=strides, do_strides=strides, dq_strides=strides, dk_strides=strides,
+                dv_strides=strides, softmax_scale=0.125, causal=False, deterministic=False, stream=0)
+    args.update(overrides)
+    return args
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU error path")
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("d, dv", [(192, 128), (128, 64), (64, 128), (256, 128), (40, 72)])
+def test_extension_finds_kernels_for_value_head_dim_pairs(arch, d, dv):
+    """No GPU here: a launch that found its kernel fails with CUDA's error, not the lookup's."""
+    from flashcore import _C
+    with pytest.raises(RuntimeError, match=r"flashcore: forward kernel launch failed: cuda\w+"):
+        _C.fwd(**_fwd_args(arch=arch, head_dim=d, head_dim_v=dv))
+    with pytest.raises(RuntimeError, match=r"flashcore: backward kernel launch failed: cuda\w+"):
+        _C.bwd(**_fwd_args_bwd(arch=arch, head_dim=d, head_dim_v=dv))

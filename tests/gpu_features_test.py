@@ -66,12 +66,16 @@ class Case:
     as attention_core's keywords, and the poisoned kernel runs."""
 
     def __init__(self, *, dtype, head_dim, gqa=False, varlen=False, window=False, softcap=False, sink=False,
-                 causal=False, seqused=False, seed=None, heads=8, lengths=None, dense_shape=None, window_size=None):
+                 causal=False, seqused=False, seed=None, heads=8, lengths=None, dense_shape=None, window_size=None,
+                 head_dim_v=None):
         self.dtype, self.head_dim, self.causal = dtype, head_dim, causal
+        # v's (and out's, dout's) head dim: q/k's unless set apart (DeepSeek's MLA: 192 / 128)
+        self.head_dim_v = head_dim if head_dim_v is None else head_dim_v
         self.seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
         g = torch.Generator(device="cuda").manual_seed(self.seed)
         self.heads, self.heads_kv = heads, (heads // 4 if gqa else heads)
-        self.name = "%s d%d %s" % (str(dtype)[6:], head_dim, "+".join(
+        dims = "d%d" % head_dim if self.head_dim_v == head_dim else "d%d/v%d" % (head_dim, self.head_dim_v)
+        self.name = "%s %s %s" % (str(dtype)[6:], dims, "+".join(
             n for n, on in (("gqa", gqa), ("varlen", varlen), ("seqused", seqused), ("window", window),
                             ("softcap", softcap), ("sink", sink), ("causal", causal)) if on) or "plain")
 
@@ -86,16 +90,16 @@ class Case:
             self.cu_q = torch.tensor([0] + list(itertools.accumulate(self.len_q)), dtype=torch.int32, device="cuda")
             self.cu_k = torch.tensor([0] + list(itertools.accumulate(self.len_k)), dtype=torch.int32, device="cuda")
             self.max_q, self.max_k = max(self.len_q), max(self.len_k)
-            shapes = [(tq + PAD_ROWS, heads, head_dim), (tk + PAD_ROWS, self.heads_kv, head_dim)]
+            shapes = [(tq + PAD_ROWS, heads), (tk + PAD_ROWS, self.heads_kv)]
         else:
             self.cu_q = self.cu_k = None
             self.max_q = self.max_k = 0
             b, sq, sk = dense_shape or (DENSE["batch"], DENSE["seqlen_q"], DENSE["seqlen_k"])
-            shapes = [(b, sq, heads, head_dim), (b, sk, self.heads_kv, head_dim)]
-        self.q = randn(*shapes[0]).to(dtype)
-        self.k = randn(*shapes[1]).to(dtype)
-        self.v = randn(*shapes[1]).to(dtype)
-        self.dout = randn(*shapes[0]).to(dtype)
+            shapes = [(b, sq, heads), (b, sk, self.heads_kv)]
+        self.q = randn(*shapes[0], head_dim).to(dtype)
+        self.k = randn(*shapes[1], head_dim).to(dtype)
+        self.v = randn(*shapes[1], self.head_dim_v).to(dtype)
+        self.dout = randn(*shapes[0], self.head_dim_v).to(dtype)
         if varlen:  # NaN in every padding row: must never be read
             for t, n in ((self.q, tq), (self.k, tk), (self.v, tk), (self.dout, tq)):
                 t[n:] = float("nan")
@@ -129,10 +133,10 @@ class Case:
         return (self.heads, self.q.shape[0]) if self.varlen else (self.q.shape[0], self.heads, self.q.shape[1])
 
     def forward(self):
-        out = torch.full_like(self.q, float("nan"))
+        out = torch.full_like(self.dout, float("nan"))  # q's rows, v's head dim
         lse = torch.full(self.lse_shape(), float("nan"), device="cuda", dtype=torch.float32)
         # As training runs it: the forward also keeps O's rounding residual for the backward's D.
-        self.out_resid = torch.full_like(self.q, float("nan"))
+        self.out_resid = torch.full_like(self.dout, float("nan"))
         _attention._launch(self.q, self.k, self.v, out, lse, self.causal, self.scale, out_resid=self.out_resid,
                            **self.features())
         torch.cuda.synchronize()
@@ -289,6 +293,71 @@ def test_odd_head_dim_deterministic_is_bitwise_reproducible_with_every_feature(h
     check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
 
 
+# v's own head dim (issue 15: DeepSeek's MLA trains with q/k 192 and v 128): the call runs on the
+# kernels of the wider one, Q/K and V/O/dO predicated apart. Pairs that reach each kernel family
+# on sm90a: (192, 128) the 192 forward and the mma.sync 256 backward; (128, 64) and (64, 128) the
+# 128 forward and the wgmma backward (q/k or v narrower); (256, 128) the 256 forward; (40, 72) the
+# 96 forward (64-byte swizzle) and the 128 backward. Features alone and combined, both dtypes.
+HEAD_DIM_PAIRS = [(192, 128), (128, 64), (64, 128), (256, 128), (40, 72)]
+
+
+def pair_id(pair):
+    return "d%d_v%d" % pair
+
+
+@pytest.mark.parametrize("pair", HEAD_DIM_PAIRS, ids=pair_id)
+@pytest.mark.parametrize("combo", range(len(ODD_COMBOS)))
+def test_value_head_dim_pairs_with_features_match_float64(combo, pair):
+    dtype = DTYPES[(combo + HEAD_DIM_PAIRS.index(pair)) % 2]
+    run_and_check(Case(dtype=dtype, head_dim=pair[0], head_dim_v=pair[1], **ODD_COMBOS[combo]))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_value_head_dim_pair_long_sequence_matches_float64(causal):
+    # Several key blocks of every kernel tile and a ragged end, at DeepSeek's pair.
+    for dtype in DTYPES:
+        run_and_check(Case(dtype=dtype, head_dim=192, head_dim_v=128, causal=causal, heads=4,
+                           dense_shape=(1, 700, 1033)))
+
+
+def test_value_head_dim_pair_deterministic_is_bitwise_reproducible():
+    case = Case(dtype=torch.bfloat16, head_dim=192, head_dim_v=128, **DETERMINISTIC_ALL)
+    out, lse = case.forward()
+    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            if a is not None:
+                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0))
+    check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
+
+
+def test_public_api_value_head_dim_pair_autograd_matches_float64():
+    # flash_attn_func / flash_attn_varlen_func end to end: out has v's head dim, gradients flow to
+    # q, k, v through the custom op (shapes as DeepSeek-V3's MLA training: 192 / 128).
+    g = torch.Generator(device="cuda").manual_seed(int.from_bytes(os.urandom(4), "little"))
+    q, k = (torch.randn(2, 300, 4, 192, generator=g, device="cuda").bfloat16().requires_grad_() for _ in range(2))
+    v = torch.randn(2, 300, 4, 128, generator=g, device="cuda").bfloat16().requires_grad_()
+    dout = torch.randn(2, 300, 4, 128, generator=g, device="cuda").bfloat16()
+    out = flashcore.flash_attn_func(q, k, v, causal=True)
+    assert out.shape == (2, 300, 4, 128)
+    out.backward(dout)
+    ref = features_reference(q.detach(), k.detach(), v.detach(), softmax_scale=192 ** -0.5, causal=True,
+                             dout=dout, compute_dtype=torch.float64)
+    lowp = features_reference(q.detach(), k.detach(), v.detach(), softmax_scale=192 ** -0.5, causal=True,
+                              dout=dout, compute_dtype=torch.bfloat16)
+    for name, ours, r, lo in (("out", out, ref.out, lowp.out), ("dq", q.grad, ref.dq, lowp.dq),
+                              ("dk", k.grad, ref.dk, lowp.dk), ("dv", v.grad, ref.dv, lowp.dv)):
+        err, lerr = rel_err(ours, r), rel_err(lo, r)
+        assert err <= 2 * max(lerr, UNIT_ROUNDOFF[torch.bfloat16]), "%s: %.3g vs bf16 math %.3g" % (name, err, lerr)
+    # packed: the same tensors as one varlen batch of two sequences
+    cu = torch.tensor([0, 300, 600], dtype=torch.int32, device="cuda")
+    packed = flashcore.flash_attn_varlen_func(q.detach().flatten(0, 1), k.detach().flatten(0, 1),
+                                              v.detach().flatten(0, 1), cu, cu, 300, 300, causal=True)
+    assert packed.shape == (600, 4, 128)
+    err, lerr = rel_err(packed.view(2, 300, 4, 128), ref.out), rel_err(lowp.out, ref.out)
+    assert err <= 2 * max(lerr, UNIT_ROUNDOFF[torch.bfloat16]), "varlen out: %.3g vs bf16 math %.3g" % (err, lerr)
+
+
 # The Hopper forward's tile orders for packed batches (kernels/hopper/tile_scheduler.cuh): up to
 # 512 sequences are sorted longest first on the GPU, and causal tiles paired (long, short) when
 # they outnumber the SMs; more sequences keep the unsorted order. Lengths drawn per run (seeded
@@ -392,6 +461,14 @@ def test_ptx_variant_features_match_float64(forced_arch, feature, head_dim, dtyp
 
 
 @pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
+@pytest.mark.parametrize("feature", ["gqa", "varlen", "window_causal", "all"])
+@pytest.mark.parametrize("pair", HEAD_DIM_PAIRS, ids=pair_id)
+def test_ptx_variant_value_head_dim_pairs_match_float64(forced_arch, feature, pair):
+    dtype = DTYPES[HEAD_DIM_PAIRS.index(pair) % 2]
+    run_and_check(Case(dtype=dtype, head_dim=pair[0], head_dim_v=pair[1], **PTX_FEATURES[feature]))
+
+
+@pytest.mark.parametrize("forced_arch", PTX_ARCHS, indirect=True)
 @pytest.mark.parametrize("feature", ["varlen", "window_causal", "all"])
 @pytest.mark.parametrize("head_dim", ODD_HEAD_DIMS)
 def test_ptx_variant_odd_head_dims_with_features_match_float64(forced_arch, feature, head_dim):
@@ -490,16 +567,19 @@ SANITIZER_CASE = textwrap.dedent("""
     cu_k = torch.tensor([0, 40, 45, 110], dtype=torch.int32, device=dev)
     def leaf(*s, dtype):
         return torch.randn(*s, device=dev, dtype=dtype).requires_grad_(True)
-    for dtype, d in ((torch.float16, 64), (torch.bfloat16, 128), (torch.bfloat16, 40), (torch.float16, 96)):
+    # (dtype, q/k head dim, v head dim): the last two have v's own head dim (192 / 128 runs the
+    # sm90a 192 forward with V's third TMA column block wholly out of bounds, and the 256 backward)
+    for dtype, d, dv in ((torch.float16, 64, 64), (torch.bfloat16, 128, 128), (torch.bfloat16, 40, 40),
+                         (torch.float16, 96, 96), (torch.bfloat16, 192, 128), (torch.float16, 64, 128)):
         for kw in (dict(), dict(window_size=(20, 10)), dict(causal=True, window_size=(30, 0)), dict(softcap=2.0),
                    dict(learnable_sink=True), dict(causal=True, window_size=(16, 0), softcap=2.0, learnable_sink=True,
                                                    deterministic=True)):
             kw = dict(kw)
             sink = leaf(4, dtype=torch.float32) if kw.pop("learnable_sink", False) else None
-            q, k, v = leaf(2, 67, 4, d, dtype=dtype), leaf(2, 131, 2, d, dtype=dtype), leaf(2, 131, 2, d, dtype=dtype)
+            q, k, v = leaf(2, 67, 4, d, dtype=dtype), leaf(2, 131, 2, d, dtype=dtype), leaf(2, 131, 2, dv, dtype=dtype)
             out = flashcore.flash_attn_func(q, k, v, learnable_sink=sink, **kw)
             out.backward(torch.randn_like(out))
-            q, k, v = leaf(103, 4, d, dtype=dtype), leaf(112, 1, d, dtype=dtype), leaf(112, 1, d, dtype=dtype)
+            q, k, v = leaf(103, 4, d, dtype=dtype), leaf(112, 1, d, dtype=dtype), leaf(112, 1, dv, dtype=dtype)
             out = flashcore.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 83, 65, learnable_sink=sink, **kw)
             out[:100].backward(torch.randn_like(out[:100]))
     torch.cuda.synchronize()

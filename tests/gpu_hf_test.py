@@ -2,7 +2,8 @@
 flashcore.integrations.transformers), instantiated per GPU kind by tests/gpu.bzl. Needs the GPU
 machine's transformers (5.x); models are built from small configs with random weights (no
 downloads): Llama (GQA), Mistral (sliding window), Gemma 2 (softcap + window), gpt-oss (sinks +
-window; one expert, so routing cannot differ between runs).
+window; one expert, so routing cannot differ between runs), head dims 96, 80 and 256 (Phi-3,
+Phi-2, Gemma) and DeepSeek-V3's multi-head latent attention (q/k 192, v 128).
 
 Rule, as for the kernels: against a float32 eager-attention reference, the flashcore model's
 logits (and one training step's gradients) in bfloat16 must be within 2x the error of the same
@@ -74,6 +75,18 @@ def _configs():
     if gemma is not None:
         g = dict(common, head_dim=256, num_attention_heads=2)
         cfgs["gemma_d256"] = (gemma(num_key_value_heads=1, **ids, **g), "sdpa", {})
+    # DeepSeek-V3's multi-head latent attention: q/k head dim 192 (128 without rotary + 64 with),
+    # v head dim 128 -- transformers hands flashcore the unpadded pair (v's own head dim). Two
+    # heads over 256 hidden, a 64-rank kv latent, dense MLPs only (first_k_dense_replace covers
+    # both layers: no expert routing to differ between runs).
+    deepseek = getattr(transformers, "DeepseekV3Config", None)
+    if deepseek is not None:
+        d = {k: v for k, v in common.items() if k not in ("head_dim", "num_attention_heads")}
+        cfgs["deepseek_v3_mla"] = (deepseek(num_attention_heads=2, num_key_value_heads=2, q_lora_rank=None,
+                                            kv_lora_rank=64, qk_nope_head_dim=128, qk_rope_head_dim=64,
+                                            v_head_dim=128, first_k_dense_replace=2, n_routed_experts=1,
+                                            num_experts_per_tok=1, n_group=1, topk_group=1, **ids, **d),
+                                   "sdpa", {})
     return cfgs
 
 
@@ -165,6 +178,9 @@ def test_off_size_head_dims_are_covered():
         assert cfg.hidden_size // cfg.num_attention_heads == head_dim
     assert "gemma_d256" in CONFIGS, "transformers %s has no GemmaConfig" % transformers.__version__
     assert CONFIGS["gemma_d256"][0].head_dim == 256
+    assert "deepseek_v3_mla" in CONFIGS, "transformers %s has no DeepseekV3Config" % transformers.__version__
+    mla = CONFIGS["deepseek_v3_mla"][0]
+    assert (mla.qk_nope_head_dim + mla.qk_rope_head_dim, mla.v_head_dim) == (192, 128)
 
 
 @torch.no_grad()

@@ -31,10 +31,11 @@
 //     once per (query block, key block); deterministic mode keeps the same fixed key-block order
 //     per 64 query rows (one int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written straight from registers at the end.
-// A head dim below kHeadDim (p.head_dim, a multiple of 8) is the tensor maps' innermost extent:
-// the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T are unchanged and dK, dV and the dQ
-// slices are exact zeros there; the dK / dV stores stop at it, dq_accum keeps kHeadDim-wide rows
-// (flash_bwd_api.h), and the preprocess and convert kernels read and write head_dim columns.
+// A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
+// is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
+// are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
+// head_dim / head_dim_v, dq_accum keeps kHeadDim-wide rows (flash_bwd_api.h), and the preprocess
+// (O, dO) and convert (dQ) kernels read and write head_dim_v and head_dim columns.
 // Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
 // 1.07-1.17x the atomic-dQ version before it, 0.98-1.39x torch flash (FA2), 0.72-0.86x cuDNN;
 // the deterministic variant 0.79-0.99x of the default. ptxas: 168 registers at launch; d128 no
@@ -459,9 +460,12 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       Element* dv_row = dv_base + static_cast<int64_t>(seq.row0_k + key) * p.dv_row_stride;
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        if (8 * t < p.head_dim) {  // n8 groups past the call's head_dim are not dK's / dV's
+        // n8 groups past the call's head_dim (head_dim_v) are not dK's (dV's)
+        if (8 * t < p.head_dim) {
           *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
               Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
+        }
+        if (8 * t < p.head_dim_v) {
           *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
               Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
         }
@@ -478,7 +482,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
-  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
+  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
@@ -497,14 +501,14 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
   cudaError_t err = make_bshd_tensor_maps(
       {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
-        p.q_head_stride, kPolicy.block_m},
+        p.q_head_stride, kPolicy.block_m, p.head_dim},
        {&maps.dout, p.dout, t.rows_q, p.heads, t.batch_stride(p.do_batch_stride, p.do_row_stride, t.rows_q),
-        p.do_row_stride, p.do_head_stride, kPolicy.block_m},
+        p.do_row_stride, p.do_head_stride, kPolicy.block_m, p.head_dim_v},
        {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
-        p.k_row_stride, p.k_head_stride, kPolicy.block_n},
+        p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
        {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
-        p.v_row_stride, p.v_head_stride, kPolicy.block_n}},
-      kDType, t.batch, p.head_dim);
+        p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v}},
+      kDType, t.batch);
   // dq_accum: (batch, heads, seqlen_q, kHeadDim) dense, (heads, total_q, kHeadDim) packed -- the
   // rows of lse's layout, kHeadDim wide at every head dim (flash_bwd_api.h); the map's row bound
   // clips the TMA's reduce-adds there.

@@ -15,9 +15,10 @@
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
 //     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
 //     diagonal are never loaded;
-//   - a head dim below kHeadDim (p.head_dim, a multiple of 8) is the tensor maps' innermost
-//     extent: the TMA zero-fills Q, K and V's columns past it (Q K^T is unchanged, P V's columns
-//     past it are 0) and clips O's store there; O's register stores (store_rows) stop at it;
+//   - a head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and O: multiples of
+//     8) is the tensor maps' innermost extent: the TMA zero-fills Q, K and V's columns past it
+//     (Q K^T is unchanged, P V's columns past head_dim_v are 0) and clips O's store there; O's
+//     register stores (store_rows) stop at head_dim_v;
 //   - shared tiles are 128-byte swizzled, 64-byte swizzled at head dim 96 (tile_swizzle_bytes).
 // Alternatives measured and dropped (docs/PERF.md): serial GEMMs, overlap without pingpong, one
 // CTA per tile, 160-key blocks, batches merged across tile boundaries.
@@ -462,7 +463,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           Element* dst_row = base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
 #pragma unroll
           for (int t = 0; t < kOTiles; ++t) {
-            if (8 * t < p.head_dim) {  // n8 groups past the call's head_dim are not O's columns
+            if (8 * t < p.head_dim_v) {  // n8 groups past the call's head_dim_v are not O's columns
               *reinterpret_cast<uint32_t*>(dst_row + 8 * t + 2 * (lane % 4)) =
                   n_blocks > 0 ? pack(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
             }
@@ -514,7 +515,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
   constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
   constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
-  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
+  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
@@ -523,14 +524,14 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
   cudaError_t err = make_bshd_tensor_maps(
       {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
-        p.q_head_stride, kPolicy.block_m},
+        p.q_head_stride, kPolicy.block_m, p.head_dim},
        {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
-        p.k_row_stride, p.k_head_stride, kPolicy.block_n},
+        p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
        {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
-        p.v_row_stride, p.v_head_stride, kPolicy.block_n},
+        p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v},
        {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
-        p.o_head_stride, kPolicy.block_m}},
-      kDType, t.batch, p.head_dim, kSwizzle);
+        p.o_head_stride, kPolicy.block_m, p.head_dim_v}},
+      kDType, t.batch, kSwizzle);
   if (err != cudaSuccess) return err;
   err = ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;

@@ -30,13 +30,13 @@ cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const v
 
 }  // namespace
 
-cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim,
+cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch,
                                   int swizzle_bytes) {
   if (swizzle_bytes != 128 && swizzle_bytes != 64) return cudaErrorInvalidValue;
   EncodeTiledFn encode = encode_tiled();
   if (encode == nullptr) return cudaErrorSymbolNotFound;
   for (const BshdOperand& op : operands) {
-    const cudaError_t err = make_bshd_tensor_map(encode, op.map, op.base, dtype, batch, op.seqlen, op.heads, head_dim,
+    const cudaError_t err = make_bshd_tensor_map(encode, op.map, op.base, dtype, batch, op.seqlen, op.heads, op.head_dim,
                                                  op.batch_stride, op.row_stride, op.head_stride, op.box_rows,
                                                  swizzle_bytes);
     if (err != cudaSuccess) return err;

@@ -23,16 +23,18 @@ struct BshdOperand {
   int heads;   // q/o/dO: the query heads; k/v: the k/v heads (fewer under GQA)
   int64_t batch_stride, row_stride, head_stride;
   int box_rows;
+  int head_dim;  // the call's columns of this operand: head_dim for q, k (dq, dk), head_dim_v for v, o, dO
 };
 
 // For each operand in order, a 4-D tiled map, dims innermost first (head_dim, seqlen, heads,
 // batch), whose box is one swizzled row wide -- swizzle_bytes / 2 head_dim elements: 64 with the
 // 128-byte swizzle, 32 with the 64-byte one (head dim 96: kernels/hopper/fwd_kernel.cuh) -- by
-// `box_rows` sequence rows; rows past `seqlen` and columns past `head_dim` (the call's: a multiple
-// of 8, possibly below the kernel's kHeadDim) read as zeros and are not written by a store. dtype,
-// batch, head_dim and the swizzle are shared.
+// `box_rows` sequence rows; rows past `seqlen` and columns past the operand's `head_dim` (the
+// call's: a multiple of 8, possibly below the kernel's kHeadDim -- a whole box past it, as V's
+// third column block at head dims (192, 128), is all zeros) read as zeros and are not written by a
+// store. dtype, batch and the swizzle are shared.
 // Returns the first failure (a layout the TMA cannot describe); later operands are then not encoded.
-cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch, int head_dim,
+cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch,
                                   int swizzle_bytes = 128);
 
 // The TMA view of a call's tensors: a dense batch as it is, a packed varlen batch as one batch

@@ -36,10 +36,11 @@
 // are adjacent in blockIdx.x (n_block * kParts + part), so they share K, V, Q, dO in L2; the
 // deterministic mode's dQ order is in the main kernel (the semaphore comment).
 // Tile shapes per (arch, head dim): bwd_tile_policy.h.
-// A head dim below kHeadDim (p.head_dim, a multiple of 8): Q, K, V, dO load as zeros past it
-// (load_tile_async), so S^T and dP^T are unchanged and dK, dV and dQ are exact zeros past it; the
-// preprocess reads, and the dK / dV / dQ stores write, head_dim columns only. dq_accum keeps
-// kHeadDim-wide rows (its columns past head_dim add zeros and are never converted).
+// A head dim below kHeadDim (p.head_dim for Q, K, dQ, dK; p.head_dim_v for V, dO, dV: multiples
+// of 8): Q, K, V, dO load as zeros past theirs (load_tile_async), so S^T and dP^T are unchanged
+// and dK, dV and dQ are exact zeros past theirs; the preprocess reads, and the dK / dV / dQ stores
+// write, their call's columns only. dq_accum keeps kHeadDim-wide rows (its columns past head_dim
+// add zeros and are never converted).
 //
 // This file holds the main kernel and the launchers. The preprocess and convert kernels are in
 // bwd_row_kernels.cuh (the Hopper backward launches them too), the device building blocks that
@@ -179,7 +180,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
                                                                seq.seqlen_q, p.head_dim);
     load_tile_async<Traits, kHeadDim, kBlockM, kThreads, true>(sdO_base + stage * kBlockM * kHeadDim,
                                                                dout_seq + hq * p.do_head_stride, p.do_row_stride,
-                                                               m0, seq.seqlen_q, p.head_dim);
+                                                               m0, seq.seqlen_q, p.head_dim_v);
   };
   // kStages == 1: this thread's row statistic of visit `it`, stored to shared memory:
   // threads 0..kBlockM-1 the lse (times log2(e)), the others D. Rows past the sequence: 0 (masked).
@@ -222,7 +223,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
   };
 
   load_tile_async<Traits, kHeadDim, kBlockN, kThreads, true>(sK, k, p.k_row_stride, n0, seq.seqlen_k, p.head_dim);
-  load_tile_async<Traits, kHeadDim, kBlockN, kThreads, true>(sV, v, p.v_row_stride, n0, seq.seqlen_k, p.head_dim);
+  load_tile_async<Traits, kHeadDim, kBlockN, kThreads, true>(sV, v, p.v_row_stride, n0, seq.seqlen_k, p.head_dim_v);
   if constexpr (kStages == 2) {
     // The first visit joins K, V's copy group.
     if (n_visits > 0) {
@@ -529,9 +530,13 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
       Element* dv_row = dv + static_cast<int64_t>(key) * p.dv_row_stride + (kParts == 1 ? 0 : c0);
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        if ((kParts == 1 ? 0 : c0) + t * 8 < p.head_dim) {  // n8 tiles past the call's head_dim are not dK's / dV's
+        // n8 tiles past the call's head_dim (head_dim_v) are not dK's (dV's)
+        const int col = (kParts == 1 ? 0 : c0) + t * 8;
+        if (col < p.head_dim) {
           *reinterpret_cast<uint32_t*>(dk_row + t * 8 + tig * 2) =
               Traits::pack2(acc_dk[t][2 * h] * p.softmax_scale, acc_dk[t][2 * h + 1] * p.softmax_scale);
+        }
+        if (col < p.head_dim_v) {
           *reinterpret_cast<uint32_t*>(dv_row + t * 8 + tig * 2) =
               Traits::pack2(acc_dv[t][2 * h], acc_dv[t][2 * h + 1]);
         }
@@ -598,7 +603,7 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   static_assert(bwd_smem_bytes(kTile, kHeadDim) <= bwd_smem_budget(kArch), "tile policy over the arch's budget");
   constexpr int kStages = kTile.stages;
   constexpr bool kVectorAtomics = kArch == Arch::kSm90a;
-  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
+  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;

@@ -5,8 +5,8 @@
 //      the forward kept one); zero the row's fp32 dQ accumulator and (deterministic mode) the dQ
 //      semaphore of its query block.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
-// A head dim below kHeadDim (p.head_dim, a multiple of 8): both read and write only head_dim
-// columns of O, dO, the residual and dQ; dq_accum's rows stay kHeadDim wide (flash_bwd_api.h).
+// A head dim below kHeadDim (multiples of 8): they read and write only head_dim_v columns of O, dO
+// and the residual and head_dim columns of dQ; dq_accum's rows stay kHeadDim wide (flash_bwd_api.h).
 // They are apart from the main kernels because they have no tiling: each warp maps its row to
 // (batch, head, row) (RowOfStats) and walks one head-dim row of global memory.
 #pragma once
@@ -73,11 +73,12 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
   // O alone leaves a residue that dominates where dS = P (dP - D) nearly cancels.
   const auto* o_resid = p.o_resid == nullptr ? nullptr
       : static_cast<const Element*>(p.o_resid) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
-  // Columns past the call's head_dim (a multiple of 8, so a pair is in or out) are not read.
+  // Columns past the call's head_dim_v (O's and dO's; a multiple of 8, so a pair is in or out)
+  // are not read.
   float acc = 0.f;
 #pragma unroll
   for (int d = lane * 2; d < kHeadDim; d += 64) {
-    if (d < p.head_dim) {
+    if (d < p.head_dim_v) {
       float o0 = static_cast<float>(o[d]), o1 = static_cast<float>(o[d + 1]);
       if (o_resid != nullptr) o0 += static_cast<float>(o_resid[d]), o1 += static_cast<float>(o_resid[d + 1]);
       acc += o0 * static_cast<float>(dout[d]) + o1 * static_cast<float>(dout[d + 1]);

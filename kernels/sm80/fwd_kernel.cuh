@@ -5,8 +5,9 @@
 // masking from kernels/common/online_softmax.cuh, shared with the Hopper forward (the mma.sync
 // accumulator is its m16n8 fragment layout); S never leaves registers. Softcap, sinks and packed
 // varlen (kernels/common/mask.cuh's SeqInfo) are run-time arguments, as the window is, and so is
-// the head dim below kHeadDim (a multiple of 8: p.head_dim): cp.async zero-fills the 16-byte
-// chunks past it (load_tile_async) and the epilogue's stores stop at it. Included only by the
+// the head dim below kHeadDim (a multiple of 8: p.head_dim for Q and K, p.head_dim_v for V and
+// O): cp.async zero-fills the 16-byte chunks past it (load_tile_async) and the epilogue's stores
+// stop at head_dim_v. Included only by the
 // generated instantiation TUs, after the traits header of their dtype.
 //
 // kernels/sm80/ holds the mma.sync (Ampere/Ada) kernels: this forward, the backward
@@ -209,7 +210,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
                                                          p.head_dim);
     cp_async_commit();
     load_tile_async<Traits, kHeadDim, kBlockN, kThreads, kHoistChunk>(sV, v, p.v_row_stride, n_first * kBlockN, seq.seqlen_k,
-                                                         p.head_dim);
+                                                         p.head_dim_v);
     cp_async_commit();
   }
 
@@ -240,7 +241,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     cp_async_commit();
     if (j + 1 < n_end) {
       load_tile_async<Traits, kHeadDim, kBlockN, kThreads, kHoistChunk>(sV + (stage ^ 1) * kBlockN * kHeadDim, v,
-                                                           p.v_row_stride, n0 + kBlockN, seq.seqlen_k, p.head_dim);
+                                                           p.v_row_stride, n0 + kBlockN, seq.seqlen_k, p.head_dim_v);
     }
     cp_async_commit();
     if (kQInRegs && j == n_first) {
@@ -325,10 +326,10 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
     const int row = row0 + 8 * h;
     if (row < seq_out.seqlen_q) {
       Element* orow = o + static_cast<int64_t>(row) * p.o_row_stride;
-      // Columns of n8 tiles at or past the call's head_dim (a multiple of 8) are not O's.
+      // Columns of n8 tiles at or past the call's head_dim_v (a multiple of 8) are not O's.
 #pragma unroll
       for (int t = 0; t < kDTiles; ++t) {
-        if (t * 8 < p.head_dim) {
+        if (t * 8 < p.head_dim_v) {
           const uint32_t packed =
               Traits::pack2(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
           *reinterpret_cast<uint32_t*>(orow + t * 8 + tig * 2) = packed;
@@ -338,7 +339,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
         Element* rrow = static_cast<Element*>(p.o_resid) + (orow - static_cast<Element*>(p.o));
 #pragma unroll
         for (int t = 0; t < kDTiles; ++t) {
-          if (t * 8 < p.head_dim) {
+          if (t * 8 < p.head_dim_v) {
             *reinterpret_cast<uint32_t*>(rrow + t * 8 + tig * 2) =
                 pack2_rounding_residual<Traits>(acc_o[4 * t + 2 * h] * inv[h], acc_o[4 * t + 2 * h + 1] * inv[h]);
           }
@@ -358,7 +359,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = kTile.warps * 32;
   constexpr size_t kSmemBytes = fwd_smem_bytes(kTile, kHeadDim);
   static_assert(sizeof(typename Traits::Element) == 2, "fwd_smem_bytes counts 2-byte elements");
-  if (!head_dim_runs_on(p.head_dim, kHeadDim)) return cudaErrorInvalidValue;
+  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;

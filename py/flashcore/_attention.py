@@ -302,7 +302,7 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, out_resid=Non
            f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
            f.strides(q), f.strides(k), f.strides(v), f.strides(out),
            softmax_scale, f.masked, _raw_stream(device), f.as_tuple,
-           0 if out_resid is None else out_resid.data_ptr())
+           0 if out_resid is None else out_resid.data_ptr(), v.shape[-1])
 
 
 @torch.library.custom_op("flashcore::attention_fwd", mutates_args=())
@@ -321,19 +321,25 @@ def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bo
     Without it, out_resid is empty."""
     # `deterministic` only travels to the backward (through setup_context); the forward is
     # deterministic anyway.
-    out = _new_output(q.shape, q.dtype, q.device)
+    out_shape = _out_shape(q, v)
+    out = _new_output(out_shape, q.dtype, q.device)
     # Packed: lse rows past cu_seqlens_q[-1] belong to no sequence and no kernel writes them; -inf
     # there (an empty row's value) keeps _sink_grad and callers from reading uninitialised memory.
     if cu_seqlens_q is not None:
         lse = torch.full(_lse_shape(q, cu_seqlens_q), float("-inf"), dtype=torch.float32, device=q.device)
     else:
         lse = torch.empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32, device=q.device)
-    out_resid = torch.empty(q.shape if save_residual else (0,), dtype=q.dtype, device=q.device)
+    out_resid = torch.empty(out_shape if save_residual else (0,), dtype=q.dtype, device=q.device)
     _launch(q, k, v, out, lse, causal, softmax_scale, out_resid=out_resid if save_residual else None,
             window_left=window_left, window_right=window_right,
             softcap=softcap, sink=sink, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
             seqused_k=seqused_k, max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k)
     return out, lse, out_resid
+
+
+def _out_shape(q, v):
+    """out: q's rows and heads, v's head dim (which may differ from q's: FwdParams::head_dim_v)."""
+    return q.shape[:-1] + (v.shape[-1],)
 
 
 def _lse_shape(q, cu_seqlens_q):
@@ -347,8 +353,8 @@ def _lse_shape(q, cu_seqlens_q):
 def _attention_fwd_fake(q, k, v, causal, softmax_scale, deterministic=False, window_left=-1, window_right=-1,
                         softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None,
                         max_seqlen_q=0, max_seqlen_k=0, save_residual=False):
-    return (q.new_empty(q.shape), q.new_empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32),
-            q.new_empty(q.shape if save_residual else (0,)))
+    return (q.new_empty(_out_shape(q, v)), q.new_empty(_lse_shape(q, cu_seqlens_q), dtype=torch.float32),
+            q.new_empty(_out_shape(q, v) if save_residual else (0,)))
 
 
 _FEATURE_ARGS = ("window_left", "window_right", "softcap", "sink", "cu_seqlens_q", "cu_seqlens_k", "seqused_k",

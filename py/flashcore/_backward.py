@@ -23,7 +23,7 @@ def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
 def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
                        deterministic: bool = False, dlse=None, out_resid=None, **features):
     """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
-    unit stride on head_dim, 16-byte rows; their other strides are free, so a test may pass views
+    unit stride on head_dim, 16-byte rows; out and dout have q's rows and v's head dim; their other strides are free, so a test may pass views
     of wider buffers). Scratch (O(batch*heads*seqlen_q*kernel head dim) float32) is allocated here
     through torch. The tests use this to poison the outputs. `features`: the
     keywords of _attention._PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
@@ -33,12 +33,14 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     if out_resid is not None and (out_resid.shape != out.shape or out_resid.stride() != out.stride()
                                   or out_resid.dtype != out.dtype or out_resid.device != out.device):
         raise ValueError("flashcore: out_resid must have out's shape, strides, dtype and device")
-    heads, head_dim = q.shape[-2], q.shape[-1]
-    for name, t, like in (("dout", dout, q), ("out", out, q), ("dq", dq, q), ("dk", dk, k), ("dv", dv, v)):
-        if t.shape != like.shape or t.dtype != like.dtype or t.device != like.device or t.stride(-1) != 1 \
+    heads, head_dim, head_dim_v = q.shape[-2], q.shape[-1], v.shape[-1]
+    out_shape = q.shape[:-1] + (head_dim_v,)  # o and dO: q's rows, v's head dim
+    for name, t, like, shape in (("dout", dout, "out", out_shape), ("out", out, "out", out_shape),
+                                 ("dq", dq, "q", q.shape), ("dk", dk, "k", k.shape), ("dv", dv, "v", v.shape)):
+        if t.shape != shape or t.dtype != q.dtype or t.device != q.device or t.stride(-1) != 1 \
                 or any(s % 8 for s in t.stride()[:-1]) or t.data_ptr() % 16:
-            raise ValueError("flashcore: %s must match %s with unit head_dim stride, 16-byte rows and a "
-                             "16-byte aligned start" % (name, "q" if like is q else ("k" if like is k else "v")))
+            raise ValueError("flashcore: %s must have %s's shape %s, q's dtype and device, unit head_dim stride, "
+                             "16-byte rows and a 16-byte aligned start" % (name, like, tuple(shape)))
     lse_shape = f.lse_shape(heads)
     for name, t in (("lse", lse), ("dlse", dlse)):
         if t is None and name == "dlse":
@@ -55,7 +57,8 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     arch, dtype_name = _core._arch_for(device), _core._DTYPE_NAMES[q.dtype]
     # dq_accum's rows are as wide as the instantiation the call runs on (kernels/flash_bwd_api.h),
     # which may exceed head_dim; 0 (no kernel): _C.bwd raises the precise error below.
-    accum_cols = _core._C.kernel_head_dim(arch, dtype_name, head_dim, f.masked, True) or head_dim
+    widest = max(head_dim, head_dim_v)  # the instantiation of the wider of q's and v's head dims
+    accum_cols = _core._C.kernel_head_dim(arch, dtype_name, widest, f.masked, True) or widest
     dq_accum = torch.empty(lse_shape + (accum_cols,), dtype=torch.float32, device=q.device)
     if deterministic:
         n_sem = f.batch * heads * -(-f.seqlen_q // _core._C.bwd_block_m)
@@ -73,7 +76,7 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
                  f.strides(q), f.strides(k), f.strides(v), f.strides(out), f.strides(dout),
                  f.strides(dq), f.strides(dk), f.strides(dv),
                  softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple,
-                 0 if out_resid is None else out_resid.data_ptr())
+                 0 if out_resid is None else out_resid.data_ptr(), head_dim_v)
     return dsum
 
 

@@ -72,8 +72,11 @@ def check_layout(fn, name, t):
 
 
 def check_qkv(fn, q, k, v, varlen):
-    """Shapes of q (.., Hq, D) and k/v (.., Hk, D), GQA (Hq % Hk == 0), one dtype and device.
-    Returns (heads_q, heads_kv, head_dim)."""
+    """Shapes of q (.., Hq, D), k (.., Hk, D) and v (.., Hk, Dv), GQA (Hq % Hk == 0), one dtype
+    and device. v's head dim Dv may differ from q's and k's (DeepSeek's multi-head latent attention
+    trains with D 192 and Dv 128; out then has Dv): both are multiples of 8 up to 256, and the call
+    runs on the kernels of max(D, Dv) (kernels/flash_fwd_api.h). Returns (heads_q, heads_kv,
+    head_dim)."""
     dims = 3 if varlen else 4
     # Layouts after the shapes: a head dim that is not a multiple of 8 gets the head-dim error,
     # not the 16-byte-row one its strides would also give.
@@ -90,14 +93,15 @@ def check_qkv(fn, q, k, v, varlen):
     if v.shape[:-1] != k.shape[:-1]:
         raise ValueError("%s: k and v must have one shape up to head_dim, got k %s and v %s"
                          % (fn, tuple(k.shape), tuple(v.shape)))
-    for name, t in (("k", k), ("v", v)):
-        if t.shape[-1] != head_dim:
-            raise ValueError("%s: %s has head_dim %d but q has %d" % (fn, name, t.shape[-1], head_dim))
+    if k.shape[-1] != head_dim:
+        raise ValueError("%s: k has head_dim %d but q has %d" % (fn, k.shape[-1], head_dim))
     if heads % heads_kv:
         raise ValueError("%s: q's heads (%d) must be a multiple of k/v's heads (%d) (grouped-query attention)"
                          % (fn, heads, heads_kv))
     if head_dim not in SUPPORTED_HEAD_DIMS:
         raise ValueError(head_dim_error(fn, head_dim))
+    if v.shape[-1] not in SUPPORTED_HEAD_DIMS:
+        raise ValueError(head_dim_error(fn, v.shape[-1]).replace("head_dim", "v's head_dim", 1))
     for name, t in (("q", q), ("k", k), ("v", v)):
         check_layout(fn, name, t)
     if heads > _GRID_LIMIT or (not varlen and q.shape[0] > _GRID_LIMIT):

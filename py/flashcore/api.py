@@ -55,13 +55,14 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     q: (batch, seqlen_q, heads, head_dim); k, v: (batch, seqlen_k, heads_kv, head_dim) with heads
     a multiple of heads_kv (GQA/MQA: query head h reads k/v head h // (heads // heads_kv), never a
     repeated copy). CUDA float16/bfloat16, head_dim a multiple of 8 from 8 to 256, unit stride on
-    head_dim.
+    head_dim. v may have its own head dim (also a multiple of 8 up to 256; q/k 192 with v 128 is
+    DeepSeek's multi-head latent attention): out then has v's head dim.
     softmax_scale: default 1/sqrt(head_dim). causal: bottom-right aligned mask (FlashAttention
     >= 2.1). window_size (left, right): query i sees keys j with
     i + seqlen_k - seqlen_q - left <= j <= i + seqlen_k - seqlen_q + right; -1 is unbounded and
     causal sets right to 0. softcap > 0: scores become softcap * tanh(scores / softcap).
     learnable_sink: optional (heads,) logits joining every row's softmax denominator (gpt-oss).
-    deterministic: bitwise-reproducible backward. Returns out (batch, seqlen_q, heads, head_dim),
+    deterministic: bitwise-reproducible backward. Returns out (batch, seqlen_q, heads, v's head_dim),
     or with return_attn_probs=True (out, lse, None), lse float32 (batch, heads, seqlen_q), natural
     log (a row that sees no key: out 0, lse -inf, or the sink's logit with a sink).
     dropout_p > 0 and alibi_slopes raise NotImplementedError."""
@@ -114,8 +115,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     cu_seqlens[b + 1] - 1. max_seqlen_q/k: host ints >= the longest sequence. Rows past
     cu_seqlens[-1] are neither read nor written. seqused_k: optional int32 (batch,), the keys
     sequence b actually uses (the first seqused_k[b]; the masks align to that length). The
-    keywords are flash_attn_func's; returns out (total_q, heads, head_dim), or (out, lse, None)
-    with lse float32 (heads, total_q).
+    keywords are flash_attn_func's (v may have its own head dim, as there); returns out
+    (total_q, heads, v's head_dim), or (out, lse, None) with lse float32 (heads, total_q).
 
     block_table (a paged KV cache: k, v are (num_pages, page_size, heads_kv, head_dim) and
     seqused_k is required) is served by flashcore.kvcache where this build has it (forward only,

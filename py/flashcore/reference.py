@@ -137,7 +137,7 @@ def features_reference(q, k, v, *, softmax_scale=None, causal=False, window_size
     kernels'), gradients by autograd -- never the kernels' formulas.
 
     Dense: q (B, Sq, Hq, D), k/v (B, Sk, Hk, D); packed: q (total_q, Hq, D), k/v (total_k, Hk, D)
-    with cu_seqlens_q/k (B + 1,). seqused_k (B,): keys used per sequence (the masks align to it).
+    with cu_seqlens_q/k (B + 1,); v may have its own head dim Dv (out and dout then have it). seqused_k (B,): keys used per sequence (the masks align to it).
     sink: (Hq,) logits. With dout (q's layout), also the gradients of
     sum(out * dout) + sum(lse * dlse) (dlse in lse's layout, over rows that see something)."""
     if softmax_scale is None:
@@ -167,7 +167,7 @@ def features_reference(q, k, v, *, softmax_scale=None, causal=False, window_size
         if varlen:
             n_valid = sum(o.shape[0] for o in outs)
             pad = q.shape[0] - n_valid  # rows past cu_seqlens_q[-1]: no part of the result
-            out = torch.cat(outs + [q_c.new_zeros((pad,) + tuple(q.shape[1:]))], dim=0)
+            out = torch.cat(outs + [q_c.new_zeros((pad, heads, v.shape[-1]))], dim=0)  # v's head dim
             lse = torch.cat(lses + [q_c.new_zeros((heads, pad))], dim=1)
             row_any = torch.cat(anys + [torch.zeros(heads, pad, dtype=torch.bool, device=q.device)], dim=1)
         else:
