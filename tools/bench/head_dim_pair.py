@@ -88,7 +88,7 @@ def main():
                     continue
                 ql, kl, vl = (t.detach().clone().requires_grad_(True) for t in (q, k, vv))
                 dout = torch.randn_like(out)
-                fwd = (lambda fn=fn, vv=vv, causal=causal: fn(q, k, vv, causal))
+                fwd = (lambda fn=fn, q=q, k=k, vv=vv, causal=causal: fn(q, k, vv, causal))
 
                 def bwd(fn=fn, ql=ql, kl=kl, vl=vl, dout=dout, causal=causal):
                     o = fn(ql, kl, vl, causal)
