@@ -89,9 +89,29 @@ struct BwdTensorMaps {
   CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh)
 };
 
+// The CTA of launch index `index` (a 1-D grid of n_blocks key blocks x `groups` (k/v head, batch)
+// pairs, started by the hardware in index order as SMs free up): key block n and group g.
+// Groups are taken `chunk_groups` at a time; inside a chunk the key blocks run block-major across
+// its groups (block 0 of each, then block 1, ...). chunk_groups 1 is the group-major order (each
+// group's key blocks in a row). A causal key block's work falls with n (block n sees the queries
+// from its diagonal on), so wider chunks start the heaviest blocks of more groups first and leave
+// light ones for the end; narrower chunks keep fewer groups' Q and dO live in L2 at a time.
+// reverse: n counted from the last block (deterministic causal, see the dQ writer).
+struct BwdBlockOrder {
+  int n_blocks, groups, chunk_groups;
+  __device__ __forceinline__ void block_of(int index, bool reverse, int& n, int& g) const {
+    const int first = index / (chunk_groups * n_blocks) * chunk_groups;
+    const int width = min(chunk_groups, groups - first);
+    const int r = index - first * n_blocks;
+    n = r / width;
+    g = first + r % width;
+    if (reverse) n = n_blocks - 1 - n;
+  }
+};
+
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
-    bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps) {
+    bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
   using Element = typename Traits::Element;
   constexpr DType kDType = Traits::kDType;
   constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
@@ -117,9 +137,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
 
   // Deterministic causal runs the key blocks in reverse launch order (see the dQ reduction below).
-  const int n_block = kDeterministic && kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
-  const int head_kv = blockIdx.y;  // GQA: the CTA walks every query head of this k/v head's group
-  const int batch = blockIdx.z;
+  int n_block, group_index;
+  order.block_of(blockIdx.x, kDeterministic && kCausal, n_block, group_index);
+  const int head_kv = group_index % p.heads_kv;  // GQA: the CTA walks every query head of this k/v head's group
+  const int batch = group_index / p.heads_kv;
   const int group = p.heads / p.heads_kv;
   const int n0 = n_block * kBlockN;
   const bool varlen = p.cu_seqlens_q != nullptr;
@@ -165,10 +186,11 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // Deterministic: dQ rows [64 r, 64 r + 64) take their key blocks' additions in a fixed
       // order, counted by the int32 semaphore of row block r (zeroed by the preprocess kernel):
       // the key blocks that see query block m are a prefix 0..n_max(m) (m_begin grows with n).
-      // Non-causal: ascending n, and a CTA waits only for lower blockIdx.x of its head. Causal:
-      // descending n -- block n's first query block is its diagonal one, where it is then the
-      // first to add, instead of waiting for all lower key blocks to get there -- with n launched
-      // as gridDim.x - 1 - blockIdx.x so that again only earlier-launched CTAs are waited for.
+      // Non-causal: ascending n, and a CTA waits only for CTAs of its head launched before it
+      // (the launch order is group-major here: chunk_groups 1). Causal: descending n -- block
+      // n's first query block is its diagonal one, where it is then the first to add, instead of
+      // waiting for all lower key blocks to get there -- with n launched in reverse
+      // (BwdBlockOrder) so that again only earlier-launched CTAs are waited for.
       const int sem_blocks = (p.seqlen_q + 63) / 64;
       run_dq_writer<kBlockM, kHeadDim, kDeterministic>(
           &maps.dq_accum, smem.dq, steps, threadIdx.x % 32, seq.seqlen_q, varlen ? seq.row0_q : 0, tma_batch,
@@ -474,6 +496,20 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   }
 }
 
+// Groups per chunk of the launch order (BwdBlockOrder). TEMPORARY A/B switch
+// FLASHCORE_BWD_CHUNK_GROUPS (0 = every group in one chunk); default 1 (group-major).
+inline int bwd_chunk_groups(bool causal, int n_blocks, int groups) {
+  static const int forced = [] {
+    const char* e = std::getenv("FLASHCORE_BWD_CHUNK_GROUPS");
+    return e == nullptr ? -1 : std::atoi(e);
+  }();
+  (void)causal;
+  (void)n_blocks;
+  if (forced == 0) return groups;
+  if (forced > 0) return forced < groups ? forced : groups;
+  return 1;
+}
+
 template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
 cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
@@ -529,8 +565,13 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  const dim3 grid((p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n, p.heads_kv, p.batch);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(params, maps);
+  BwdBlockOrder order;
+  order.n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
+  order.groups = p.heads_kv * p.batch;
+  order.chunk_groups = kDeterministic ? 1 : bwd_chunk_groups(kCausal, order.n_blocks, order.groups);
+  const int64_t grid = static_cast<int64_t>(order.n_blocks) * order.groups;
+  if (grid > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
