@@ -3,7 +3,8 @@
 // convert (dQ = dq_accum * scale) kernels are the sm80 backward's
 // (kernels/sm80/bwd_row_kernels.cuh, through kernels/sm80/bwd_kernel.cuh); only the main kernel
 // is new:
-//   - one CTA per (128-key block, head, batch); warpgroup 0 is the producer, warpgroups 1 and 2
+//   - one CTA per (128-key block, head, batch), launched in BwdBlockOrder's order (causal: the
+//     heaviest key blocks of a few groups first); warpgroup 0 is the producer, warpgroups 1 and 2
 //     are consumers owning 64 keys each;
 //   - the producer's thread 0 loads K and V once and streams Q and dO of every query block
 //     (block_m rows: 64 at head_dim 128, 128 at 64 -- tile_policy.h) that sees the keys through a
@@ -496,18 +497,23 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   }
 }
 
-// Groups per chunk of the launch order (BwdBlockOrder). TEMPORARY A/B switch
-// FLASHCORE_BWD_CHUNK_GROUPS (0 = every group in one chunk); default 1 (group-major).
-inline int bwd_chunk_groups(bool causal, int n_blocks, int groups) {
-  static const int forced = [] {
-    const char* e = std::getenv("FLASHCORE_BWD_CHUNK_GROUPS");
-    return e == nullptr ? -1 : std::atoi(e);
-  }();
-  (void)causal;
-  (void)n_blocks;
-  if (forced == 0) return groups;
-  if (forced > 0) return forced < groups ? forced : groups;
-  return 1;
+// Groups per chunk of the launch order (BwdBlockOrder). Causal: as many groups as one wave of key
+// blocks covers (num_sms / n_blocks), so the heaviest blocks of those groups start together and
+// the wave's tail is light blocks; but no more groups than keep their Q and dO (both read by every
+// key block of the group) within kBwdOrderL2Bytes, about two thirds of the H100's / H200's 50 MB L2.
+// Measured (H100, bf16, kernel-only, docs/results/2026-11-23-h100-bwd-order.md): GQA 32/8 causal
+// S 4k 340 -> 362 TFLOP/s at d128 (4 groups a chunk; 8 groups, 64 MB of Q and dO: 356) and 269 ->
+// 294 at d64; S 16k (one group fills the GPU) is best group-major: 2 groups of 32 MB each
+// measured 405 -> 396; every group in one chunk cost MHA up to 36%. Not causal: the key blocks'
+// work is equal and the order only moves L2 traffic (group-major measured 0-3% ahead).
+constexpr int64_t kBwdOrderL2Bytes = 32ll << 20;
+inline int bwd_chunk_groups(bool causal, int n_blocks, int groups, int num_sms, int64_t group_qdo_bytes) {
+  if (!causal || n_blocks <= 0 || groups <= 1) return 1;
+  int width = num_sms / n_blocks;
+  const int64_t fit = kBwdOrderL2Bytes / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
+  if (width > fit) width = static_cast<int>(fit);
+  if (width > groups) width = groups;
+  return width < 1 ? 1 : width;
 }
 
 template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
@@ -560,17 +566,27 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   err = ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
 
+  // One CTA per (key block, k/v head, batch), in a 1-D grid ordered by BwdBlockOrder.
+  BwdBlockOrder order;
+  order.n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
+  const int64_t groups = static_cast<int64_t>(p.heads_kv) * p.batch;
+  const int64_t grid = order.n_blocks * groups;
+  if (grid > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  order.groups = static_cast<int>(groups);
+  int sm_count = 0;
+  err = multiprocessor_count(&sm_count);
+  if (err != cudaSuccess) return err;
+  // Q and dO of one group: its query heads' rows, kHeadDim wide (the tiles the TMA brings in).
+  const int64_t group_qdo_bytes =
+      static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
+  order.chunk_groups =
+      kDeterministic ? 1 : bwd_chunk_groups(kCausal, order.n_blocks, order.groups, sm_count, group_qdo_bytes);
+
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;
   bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  BwdBlockOrder order;
-  order.n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
-  order.groups = p.heads_kv * p.batch;
-  order.chunk_groups = kDeterministic ? 1 : bwd_chunk_groups(kCausal, order.n_blocks, order.groups);
-  const int64_t grid = static_cast<int64_t>(order.n_blocks) * order.groups;
-  if (grid > 0x7fffffff) return cudaErrorInvalidConfiguration;
   kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
