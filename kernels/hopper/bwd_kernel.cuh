@@ -54,6 +54,7 @@
 #include "kernels/sm80/bwd_kernel.cuh"
 #include "kernels/hopper/dq_writer.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/bwd_block_order.cuh"
 #include "kernels/hopper/bwd_tensor_map.h"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
@@ -88,26 +89,6 @@ struct BwdTensorMaps {
   CUtensorMap q, dout;  // boxes of 64 rows
   CUtensorMap k, v;     // boxes of kBlockN rows
   CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh)
-};
-
-// The CTA of launch index `index` (a 1-D grid of n_blocks key blocks x `groups` (k/v head, batch)
-// pairs, started by the hardware in index order as SMs free up): key block n and group g.
-// Groups are taken `chunk_groups` at a time; inside a chunk the key blocks run block-major across
-// its groups (block 0 of each, then block 1, ...). chunk_groups 1 is the group-major order (each
-// group's key blocks in a row). A causal key block's work falls with n (block n sees the queries
-// from its diagonal on), so wider chunks start the heaviest blocks of more groups first and leave
-// light ones for the end; narrower chunks keep fewer groups' Q and dO live in L2 at a time.
-// reverse: n counted from the last block (deterministic causal, see the dQ writer).
-struct BwdBlockOrder {
-  int n_blocks, groups, chunk_groups;
-  __device__ __forceinline__ void block_of(int index, bool reverse, int& n, int& g) const {
-    const int first = index / (chunk_groups * n_blocks) * chunk_groups;
-    const int width = min(chunk_groups, groups - first);
-    const int r = index - first * n_blocks;
-    n = r / width;
-    g = first + r % width;
-    if (reverse) n = n_blocks - 1 - n;
-  }
 };
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
@@ -495,25 +476,6 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
     }
   }
-}
-
-// Groups per chunk of the launch order (BwdBlockOrder). Causal: as many groups as one wave of key
-// blocks covers (num_sms / n_blocks), so the heaviest blocks of those groups start together and
-// the wave's tail is light blocks; but no more groups than keep their Q and dO (both read by every
-// key block of the group) within kBwdOrderL2Bytes, about two thirds of the H100's / H200's 50 MB L2.
-// Measured (H100, bf16, kernel-only, docs/results/2026-11-23-h100-bwd-order.md): GQA 32/8 causal
-// S 4k 340 -> 362 TFLOP/s at d128 (4 groups a chunk; 8 groups, 64 MB of Q and dO: 356) and 269 ->
-// 294 at d64; S 16k (one group fills the GPU) is best group-major: 2 groups of 32 MB each
-// measured 405 -> 396; every group in one chunk cost MHA up to 36%. Not causal: the key blocks'
-// work is equal and the order only moves L2 traffic (group-major measured 0-3% ahead).
-constexpr int64_t kBwdOrderL2Bytes = 32ll << 20;
-inline int bwd_chunk_groups(bool causal, int n_blocks, int groups, int num_sms, int64_t group_qdo_bytes) {
-  if (!causal || n_blocks <= 0 || groups <= 1) return 1;
-  int width = num_sms / n_blocks;
-  const int64_t fit = kBwdOrderL2Bytes / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
-  if (width > fit) width = static_cast<int>(fit);
-  if (width > groups) width = groups;
-  return width < 1 ? 1 : width;
 }
 
 template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>

@@ -1,0 +1,51 @@
+// The Hopper backward's CTA launch order (kernels/hopper/bwd_kernel.cuh): which (key block,
+// k/v head, batch) each CTA of its 1-D grid runs, and the host's choice of chunk width. Apart from
+// the kernel because it is scheduling, not math: the forward's counterpart is tile_scheduler.cuh.
+#pragma once
+
+#include <cstdint>
+
+namespace flashcore {
+namespace hopper {
+
+// The CTA of launch index `index` (a 1-D grid of n_blocks key blocks x `groups` (k/v head, batch)
+// pairs, started by the hardware in index order as SMs free up): key block n and group g.
+// Groups are taken `chunk_groups` at a time; inside a chunk the key blocks run block-major across
+// its groups (block 0 of each, then block 1, ...). chunk_groups 1 is the group-major order (each
+// group's key blocks in a row). A causal key block's work falls with n (block n sees the queries
+// from its diagonal on), so wider chunks start the heaviest blocks of more groups first and leave
+// light ones for the end; narrower chunks keep fewer groups' Q and dO live in L2 at a time.
+// reverse: n counted from the last block (deterministic causal, see the dQ writer).
+struct BwdBlockOrder {
+  int n_blocks, groups, chunk_groups;
+  __device__ __forceinline__ void block_of(int index, bool reverse, int& n, int& g) const {
+    const int first = index / (chunk_groups * n_blocks) * chunk_groups;
+    const int width = min(chunk_groups, groups - first);
+    const int r = index - first * n_blocks;
+    n = r / width;
+    g = first + r % width;
+    if (reverse) n = n_blocks - 1 - n;
+  }
+};
+
+// Groups per chunk of the launch order (BwdBlockOrder). Causal: as many groups as one wave of key
+// blocks covers (num_sms / n_blocks), so the heaviest blocks of those groups start together and
+// the wave's tail is light blocks; but no more groups than keep their Q and dO (both read by every
+// key block of the group) within kBwdOrderL2Bytes, about two thirds of the H100's / H200's 50 MB L2.
+// Measured (H100, bf16, kernel-only, docs/results/2026-11-23-h100-bwd-order.md): GQA 32/8 causal
+// S 4k 340 -> 362 TFLOP/s at d128 (4 groups a chunk; 8 groups, 64 MB of Q and dO: 356) and 269 ->
+// 294 at d64; S 16k (one group fills the GPU) is best group-major: 2 groups of 32 MB each
+// measured 405 -> 396; every group in one chunk cost MHA up to 36%. Not causal: the key blocks'
+// work is equal and the order only moves L2 traffic (group-major measured 0-3% ahead).
+constexpr int64_t kBwdOrderL2Bytes = 32ll << 20;
+inline int bwd_chunk_groups(bool causal, int n_blocks, int groups, int num_sms, int64_t group_qdo_bytes) {
+  if (!causal || n_blocks <= 0 || groups <= 1) return 1;
+  int width = num_sms / n_blocks;
+  const int64_t fit = kBwdOrderL2Bytes / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
+  if (width > fit) width = static_cast<int>(fit);
+  if (width > groups) width = groups;
+  return width < 1 ? 1 : width;
+}
+
+}  // namespace hopper
+}  // namespace flashcore
