@@ -259,7 +259,6 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.num_splits = param<int>(d, "num_splits");
   p.o_accum = pointer<float>(d, "o_accum");
   p.lse_accum = pointer<float>(d, "lse_accum");
-  p.flat_ctas = param<int>(d, "flat_ctas");
 
   cudaError_t err;
   {
@@ -282,18 +281,12 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   const int m_blocks = (rows + block_m - 1) / block_m;
   const int key_blocks = (max_seqlen_k + tile.block_n - 1) / tile.block_n;
   int splits = num_splits;
-  int flat_ctas = 0;
-  if (splits <= 0 && decode_ab_from_env().flat) {  // A/B ONLY: F
-    flat_ctas = decode_flat_ctas(batch * m_blocks, heads_kv, block_m, num_sms, key_blocks);
-    if (flat_ctas > 0) splits = decode_flat_slots(flat_ctas, heads_kv);
-  }
   if (splits <= 0) {
     splits = decode_num_splits(batch * heads_kv * m_blocks, num_sms, key_blocks);
   }
   splits = std::max(1, std::min(splits, kDecodeMaxSplits));
   py::dict plan;
   plan["num_splits"] = splits;
-  plan["flat_ctas"] = flat_ctas;
   plan["block_m"] = block_m;
   plan["block_n"] = tile.block_n;
   plan["max_splits"] = kDecodeMaxSplits;

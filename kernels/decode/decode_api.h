@@ -70,11 +70,6 @@ struct DecodeParams {
   int num_splits;
   float* o_accum;
   float* lse_accum;
-  // Flat split (decode_kernel.cuh's FlatSplit): > 0 cuts the key blocks of all kv heads of each
-  // (batch row, query block) into flat_ctas equal ranges, one CTA each; a range crossing kv heads
-  // writes one partial per head, and num_splits is then the partial slots a kv head may need
-  // (tile_policy.h's decode_flat_slots). 16-row query blocks only. 0: per-head splits.
-  int flat_ctas;
 };
 
 struct DecodeKernelKey {

@@ -69,44 +69,6 @@ struct DecodeSeq {
   }
 };
 
-// The key blocks [first, end) a query block visits: from its first row's first key to its last
-// row's last (lo and hi grow with the token). Shared by the split kernel and the combine kernel
-// (which recounts a flat split's partial rows from it).
-struct KeyBlocks {
-  KeyRange first_keys, last_keys;
-  int first, end;
-};
-template <int kBlockN>
-__device__ __forceinline__ KeyBlocks key_blocks_of(const TokenWindow& window, int m0, int m_end, int group_size) {
-  KeyBlocks kb;
-  kb.first_keys = window.keys_of(m0 / group_size);
-  kb.last_keys = window.keys_of((m_end - 1) / group_size);
-  const int lo = kb.first_keys.lo, hi = kb.last_keys.hi;
-  kb.first = lo / kBlockN;
-  kb.end = hi > lo ? (hi + kBlockN - 1) / kBlockN : kb.first;
-  return kb;
-}
-
-// Flat split (DecodeParams::flat_ctas > 0): the key blocks of all kv heads of one (batch row,
-// query block), heads_kv x nb in all, are cut into `ctas` equal ranges, one per CTA, so every CTA
-// gets the same work whatever ctas / heads_kv is. CTA c's range is [start(c), start(c + 1)); a
-// range that crosses a kv head gives one partial row per head. Head h's partial rows are written
-// by CTAs cta_of(h nb) .. cta_of((h + 1) nb - 1), CTA c into slot c - cta_of(h nb). A CTA of that
-// run whose range is empty (only when ctas > total) writes an empty partial (lse -inf) into its
-// slot, so the combine kernel reads only written slots.
-struct FlatSplit {
-  int64_t total;  // heads_kv * nb (> 0)
-  int ctas;
-  __device__ __forceinline__ int64_t start(int c) const { return static_cast<int64_t>(c) * total / ctas; }
-  // The CTA whose range holds flattened block x (0 <= x < total): the largest c with start(c) <= x.
-  __device__ __forceinline__ int cta_of(int64_t x) const {
-    return static_cast<int>(((x + 1) * ctas + total - 1) / total - 1);
-  }
-  __device__ __forceinline__ int slots_of_head(int h, int nb) const {
-    return cta_of(static_cast<int64_t>(h + 1) * nb - 1) - cta_of(static_cast<int64_t>(h) * nb) + 1;
-  }
-};
-
 // Online softmax over scores already in log2 units with masked entries at -inf, on the m16n8
 // accumulator layout (acc[4 t + 2 h + e]: row group + 8 h, column 8 t + 2 tig + e). Scaling and
 // masking happen before (so any sign of softmax_scale and any window work alike); this keeps
@@ -170,13 +132,9 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   Element* sK = sQ + kBlockM * kHeadDim;          // kStages stages
   Element* sV = sK + kStages * kBlockN * kHeadDim;  // kStages stages
 
-  // Per-head split (flat_ctas 0): blockIdx.x = (query block, split), blockIdx.y = kv head.
-  // Flat split: blockIdx.x = (query block, CTA of the flat range), blockIdx.y = 0 (FlatSplit).
-  // Flat splits run 16-row query blocks only (the launcher checks): compiled out of the others.
-  const bool flat = kRowWarps == 1 && p.flat_ctas > 0;
-  const int ctas = flat ? p.flat_ctas : p.num_splits;
-  const int cta = blockIdx.x % ctas;
-  const int m_block = blockIdx.x / ctas;
+  const int split = blockIdx.x % p.num_splits;
+  const int m_block = blockIdx.x / p.num_splits;
+  const int kv_head = blockIdx.y;
   const int b = blockIdx.z;
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
@@ -196,40 +154,15 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   if (m0 >= rows) return;  // a packed batch's shorter sequences have fewer query blocks
   const TokenWindow window{seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right};
 
-  // Key blocks this query block visits (the same for every kv head).
-  const KeyBlocks kb = key_blocks_of<kBlockN>(window, m0, min(m0 + kBlockM, rows), group_size);
-  const KeyRange first_keys = kb.first_keys, last_keys = kb.last_keys;
-  const int nb_first = kb.first, nb_end = kb.end;
-  const int nb = nb_end - nb_first;
-
-  // This CTA's pieces: (kv head, key blocks, partial slot), run one after the other. Per-head
-  // split: one piece, this split's share of its kv head's blocks. Flat: the heads its range
-  // crosses (FlatSplit).
-  int64_t x = 0, x_end = 0;  // flat: the range left, in flattened (kv head, block) units
-  int kv_head = blockIdx.y, blk_begin = 0, n_blocks = 0, split = cta;
-  if (!flat) {
-    const int per_split = (nb + p.num_splits - 1) / p.num_splits;
-    blk_begin = nb_first + split * per_split;
-    n_blocks = max(0, min(blk_begin + per_split, nb_end) - blk_begin);
-  } else {
-    if (nb <= 0) return;  // no key: the combine kernel writes 0 and lse -inf
-    const FlatSplit fs{static_cast<int64_t>(p.heads_kv) * nb, ctas};
-    x = fs.start(cta);
-    x_end = fs.start(cta + 1);
-    if (x == x_end && (x >= fs.total || x % nb == 0)) return;  // no slot of any head is this CTA's
-  }
-  for (bool first_piece = true;; first_piece = false) {
-  if (flat) {
-    const FlatSplit fs{static_cast<int64_t>(p.heads_kv) * nb, ctas};
-    kv_head = static_cast<int>(x / nb);
-    const int64_t head_end = static_cast<int64_t>(kv_head + 1) * nb;
-    blk_begin = nb_first + static_cast<int>(x - static_cast<int64_t>(kv_head) * nb);
-    n_blocks = static_cast<int>(min(x_end, head_end) - x);  // 0: an empty CTA inside this head's run
-    split = cta - fs.cta_of(static_cast<int64_t>(kv_head) * nb);
-    x += n_blocks;
-    // The previous piece's merge read the ring's shared memory.
-    if (!first_piece) __syncthreads();
-  }
+  // Key blocks this query block visits, and this split's share of them.
+  const KeyRange first_keys = window.keys_of(m0 / group_size);
+  const KeyRange last_keys = window.keys_of((min(m0 + kBlockM, rows) - 1) / group_size);
+  const int lo = first_keys.lo, hi = last_keys.hi;  // lo and hi grow with the token
+  const int nb_first = lo / kBlockN;
+  const int nb_end = hi > lo ? (hi + kBlockN - 1) / kBlockN : nb_first;
+  const int per_split = (nb_end - nb_first + p.num_splits - 1) / p.num_splits;
+  const int blk_begin = nb_first + split * per_split;
+  const int n_blocks = max(0, min(blk_begin + per_split, nb_end) - blk_begin);
 
   const auto* k_base = static_cast<const Element*>(p.k_cache) + kv_head * p.k_head_stride;
   const auto* v_base = static_cast<const Element*>(p.v_cache) + kv_head * p.v_head_stride;
@@ -475,7 +408,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     const float lse = sum > 0.f ? m * kLn2 + logf(sum) : -INFINITY;
     const int t = row / group_size;
     const int head = kv_head * group_size + row % group_size;
-    if (!flat && p.num_splits == 1) {
+    if (p.num_splits == 1) {
       auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (seq.row0_q + t) * p.o_row_stride +
                 head * p.o_head_stride;
       *reinterpret_cast<uint32_t*>(o + d) = Traits::pack2(o0 * inv, o1 * inv);
@@ -491,20 +424,18 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       if (d == 0) p.lse_accum[idx] = lse;
     }
   }
-  if (!flat || x >= x_end) break;
-  }  // pieces
 }
 
-// Merges the partial rows of one output row per warp: O = sum_s w_s O_s / sum_s w_s with
-// w_s = exp(lse_s - max lse); a partial that saw no key has lse -inf and weight 0. Per-head split:
-// num_splits partials; flat split: the slots FlatSplit gives the row's kv head. The loads of
-// kUnroll partials are issued before their sums (one split per iteration made the combine a chain
-// of dependent round trips: 16 partials cost 16 latencies).
+// Merges the splits of one output row per warp: O = sum_s w_s O_s / sum_s w_s with
+// w_s = exp(lse_s - max lse); a split that saw no key has lse -inf and weight 0. The loads of
+// kUnroll splits are issued before their sums: one split per iteration (main before decode4) made
+// the combine a chain of dependent round trips, 16 splits 16 latencies (ncu, B1 Hq32 Hk8 k131072,
+// 16 splits: 10.3 us -> 6.9 us at 4 a batch; docs/results/2026-11-23-h100-decode4.md).
 template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kPerLane = kHeadDim / 32;
-  constexpr int kUnroll = 4;
+  constexpr int kUnroll = 8;
   static_assert(kPerLane == 2 || kPerLane == 4, "decode combine: head_dim 64 or 128");
   using Vec = typename std::conditional<kPerLane == 4, float4, float2>::type;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -522,21 +453,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
     row0_q = p.cu_seqlens_q[b];
     if (t >= p.cu_seqlens_q[b + 1] - row0_q) return;  // past this sequence's queries
   }
-  int count = p.num_splits;
-  if (p.flat_ctas > 0) {
-    // The split kernel's query block of this row (flat splits run 16-row blocks only) and its
-    // key blocks, as there.
-    constexpr int kBlockN = decode_tile_shape(kArch, kHeadDim).block_n;
-    const DecodeSeq seq(p, b);
-    const int group_size = p.heads / p.heads_kv;
-    const int packed_rows = group_size * seq.seqlen_q;
-    const int m0 = (t * group_size + head % group_size) / 16 * 16;
-    const TokenWindow window{seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right};
-    const KeyBlocks kb = key_blocks_of<kBlockN>(window, m0, min(m0 + 16, packed_rows), group_size);
-    const int nb = kb.end - kb.first;
-    count = nb > 0 ? FlatSplit{static_cast<int64_t>(p.heads_kv) * nb, p.flat_ctas}.slots_of_head(head / group_size, nb)
-                   : 0;
-  }
+  const int count = p.num_splits;
   float m = -INFINITY;
   for (int s = lane; s < count; s += 32) m = fmaxf(m, p.lse_accum[s * rows + row]);
 #pragma unroll
@@ -549,7 +466,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
     Vec v[kUnroll];
 #pragma unroll
     for (int j = 0; j < kUnroll; ++j) {
-      const int s = min(s0 + j, count - 1);  // past the end: reload the last one, weight 0 below
+      const int s = min(s0 + j, count - 1);  // past the last split: reload it, not summed below
       lse[j] = p.lse_accum[s * rows + row];
       v[j] = *reinterpret_cast<const Vec*>(p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane);
     }
@@ -578,58 +495,9 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   }
 }
 
-// A/B ONLY (main's combine, one split per iteration). Merges the splits of one output row per warp: O = sum_s w_s O_s / sum_s w_s with
-// w_s = exp(lse_s - max lse); a split that saw no key has lse -inf and weight 0.
-template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(128) decode_combine_kernel_legacy(const DecodeParams p) {
-  using Element = typename Traits::Element;
-  constexpr int kPerLane = kHeadDim / 32;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // the split kernel has finished (see there)
-#endif
-  const int lane = threadIdx.x % 32;
-  const int64_t row = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, head, t)
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
-  if (row >= rows) return;
-  const int t = static_cast<int>(row % p.seqlen_q);
-  const int head = static_cast<int>((row / p.seqlen_q) % p.heads);
-  const int b = static_cast<int>(row / (static_cast<int64_t>(p.seqlen_q) * p.heads));
-  int row0_q = 0;
-  if (p.cu_seqlens_q != nullptr) {
-    row0_q = p.cu_seqlens_q[b];
-    if (t >= p.cu_seqlens_q[b + 1] - row0_q) return;  // past this sequence's queries
-  }
-  float m = -INFINITY;
-  for (int s = lane; s < p.num_splits; s += 32) m = fmaxf(m, p.lse_accum[s * rows + row]);
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
-  const float m_base = m == -INFINITY ? 0.f : m;
-  float sum = 0.f;
-  float acc[kPerLane] = {};
-  for (int s = 0; s < p.num_splits; ++s) {
-    const float w = expf(p.lse_accum[s * rows + row] - m_base);
-    sum += w;
-    const float* src = p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane;
-#pragma unroll
-    for (int i = 0; i < kPerLane; ++i) acc[i] += w * src[i];
-  }
-  const float inv = sum > 0.f ? 1.f / sum : 0.f;
-  auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (row0_q + t) * p.o_row_stride +
-            head * p.o_head_stride + lane * kPerLane;
-#pragma unroll
-  for (int i = 0; i < kPerLane; i += 2) {
-    *reinterpret_cast<uint32_t*>(o + i) = Traits::pack2(acc[i] * inv, acc[i + 1] * inv);
-  }
-  if (lane == 0 && p.lse != nullptr) {
-    const int64_t idx = p.cu_seqlens_q != nullptr ? static_cast<int64_t>(head) * p.total_q + row0_q + t
-                                                  : row;
-    p.lse[idx] = sum > 0.f ? m + logf(sum) : -INFINITY;
-  }
-}
-
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kPaged, int kStages, int kMinCtas>
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kPaged>
 cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
-  constexpr DecodeTileShape kTile{decode_tile_shape(kArch, kHeadDim).block_n, kStages, kMinCtas};
+  constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
   constexpr int kBlockM = 16 * kRowWarps;
   constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim);
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
@@ -638,36 +506,17 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
   const int m_blocks = (rows + kBlockM - 1) / kBlockM;
-  const dim3 grid = p.flat_ctas > 0 ? dim3(m_blocks * p.flat_ctas, 1, p.batch)
-                                    : dim3(m_blocks * p.num_splits, p.heads_kv, p.batch);
+  const dim3 grid(m_blocks * p.num_splits, p.heads_kv, p.batch);
   kKernel<<<grid, kDecodeThreads, kSmemBytes, stream>>>(p);
   return cudaGetLastError();
 }
 
 // Contiguous and paged caches run separate instantiations (the contiguous one has no page
 // arithmetic).
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kStages, int kMinCtas>
-cudaError_t launch_decode_paged(const DecodeParams& p, cudaStream_t stream) {
-  if (p.block_table == nullptr) {
-    return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, false, kStages, kMinCtas>(p, stream);
-  }
-  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true, kStages, kMinCtas>(p, stream);
-}
-
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kAB>
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
 cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
-  constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
-  if constexpr (kAB && kRowWarps == 1) {  // A/B ONLY: the ring depth of FLASHCORE_DECODE_AB
-    const DecodeAB ab = decode_ab_from_env();
-    const bool split = p.num_splits > 1 || p.flat_ctas > 0;
-    switch (split ? ab.split_stages : ab.unsplit_stages) {
-      case 4: return launch_decode_paged<kArch, Traits, kHeadDim, kRowWarps, 4, 1>(p, stream);
-      case 5: return launch_decode_paged<kArch, Traits, kHeadDim, kRowWarps, 5, 1>(p, stream);
-      case 6: return launch_decode_paged<kArch, Traits, kHeadDim, kRowWarps, 6, 1>(p, stream);
-      default: break;
-    }
-  }
-  return launch_decode_paged<kArch, Traits, kHeadDim, kRowWarps, kTile.stages, kTile.ctas_per_sm>(p, stream);
+  if (p.block_table == nullptr) return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, false>(p, stream);
+  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true>(p, stream);
 }
 
 }  // namespace decode
@@ -685,24 +534,14 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   if (p.num_splits > 1 && (p.o_accum == nullptr || p.lse_accum == nullptr)) return cudaErrorInvalidValue;
   if (p.heads_kv > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
-  // Flat split: 16-row query blocks only, and always combined.
-  if (p.flat_ctas < 0 ||
-      (p.flat_ctas > 0 && (decode_row_warps(rows) != 1 || p.num_splits < decode_flat_slots(p.flat_ctas, p.heads_kv)))) {
-    return cudaErrorInvalidValue;
-  }
-  // A/B ONLY: sm90a bf16 d128 takes FLASHCORE_DECODE_AB's ring depths and combine.
-  constexpr bool kAB = kArch == Arch::kSm90a && kDType == DType::kBf16 && kHeadDim == 128;
   const cudaError_t err = decode_row_warps(rows) == 1
-                              ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1, kAB>(p, stream)
-                              : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps, kAB>(p, stream);
-  if (err != cudaSuccess || (p.num_splits == 1 && p.flat_ctas == 0)) return err;
+                              ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1>(p, stream)
+                              : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
+  if (err != cudaSuccess || p.num_splits == 1) return err;
   const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t blocks = (out_rows + 3) / 4;
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidConfiguration;
-  auto combine = &decode::decode_combine_kernel<kArch, Traits, kHeadDim>;
-  if constexpr (kAB) {
-    if (p.flat_ctas == 0 && decode_ab_from_env().legacy_combine) combine = &decode::decode_combine_kernel_legacy<kArch, Traits, kHeadDim>;
-  }
+  const auto combine = &decode::decode_combine_kernel<kArch, Traits, kHeadDim>;
   if constexpr (kArch == Arch::kSm90a) {
     // Launched as a programmatic dependent of the split kernel (captured into graphs as such).
     cudaLaunchConfig_t config{};

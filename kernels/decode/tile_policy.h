@@ -4,8 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 #include "kernels/flash_fwd_api.h"
 
@@ -64,42 +62,6 @@ constexpr int decode_num_splits(int tiles, int num_sms, int key_blocks) {
   if (tiles <= 0 || num_sms <= 0 || tiles * 10 >= num_sms * 8) return 1;
   const int max_splits = std::max(1, std::min(kDecodeMaxSplits, key_blocks / 4));
   return std::max(1, std::min(max_splits, num_sms / tiles));
-}
-
-// Flat split (DecodeParams::flat_ctas, decode_kernel.cuh's FlatSplit): with num_splits == 0, a
-// decode call whose query blocks are 16 rows and leave SMs idle spreads the key blocks of all kv
-// heads of each (batch row, query block) evenly over num_sms / (batch x query blocks) CTAs, at
-// least 4 key blocks each, instead of splitting each kv head the same number of ways (B1 Hq32 Hk8:
-// 132 CTAs rather than 8 x 16 = 128). 0: no flat split (then decode_num_splits applies). The
-// partial slots a kv head needs: decode_flat_slots.
-constexpr int decode_flat_ctas(int batch_m_blocks, int heads_kv, int block_m, int num_sms, int key_blocks) {
-  if (block_m != 16 || batch_m_blocks <= 0 || num_sms <= 0) return 0;
-  const int tiles = batch_m_blocks * heads_kv;
-  if (tiles * 10 >= num_sms * 8) return 0;
-  int ctas = std::min(num_sms / batch_m_blocks, heads_kv * (key_blocks / 4));
-  ctas = std::min(ctas, (kDecodeMaxSplits - 1) * heads_kv);  // decode_flat_slots <= kDecodeMaxSplits
-  return ctas > heads_kv ? ctas : 0;
-}
-constexpr int decode_flat_slots(int flat_ctas, int heads_kv) { return (flat_ctas + heads_kv - 1) / heads_kv + 1; }
-
-// A/B ONLY (this branch's measurement build; not for main): FLASHCORE_DECODE_AB read at each
-// launch and plan. Letters: L main's combine kernel; F flat split (plan); S<d> / U<d> the cp.async
-// ring depth of split / unsplit launches of the sm90a bf16 d128 16-row kernel (3: two CTAs per
-// SM; 4..6: one).
-struct DecodeAB {
-  int split_stages = 3, unsplit_stages = 3;
-  bool legacy_combine = false, flat = false;
-};
-inline DecodeAB decode_ab_from_env() {
-  DecodeAB ab;
-  const char* v = std::getenv("FLASHCORE_DECODE_AB");
-  if (v == nullptr) return ab;
-  for (const char* c = v; *c != '\0'; ++c) {
-    if (*c == 'L') ab.legacy_combine = true;
-    if (*c == 'F') ab.flat = true;
-    if ((*c == 'S' || *c == 'U') && c[1] >= '3' && c[1] <= '6') (*c == 'S' ? ab.split_stages : ab.unsplit_stages) = c[1] - '0';
-  }
-  return ab;
 }
 
 }  // namespace flashcore

@@ -13,7 +13,6 @@ only outside graph capture.
 from __future__ import annotations
 
 import functools
-import os
 import math
 from typing import Optional, Tuple, Union
 
@@ -42,12 +41,11 @@ def _num_sms(device_index: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
-          num_sms: int, num_splits: int, ab: str = "") -> tuple:
-    """(split count or partial slots, flat CTAs) of a call: a function of the shapes and the SM
-    count only (never of cache_seqlens), so the split scratch of a captured step fits every
-    replay. ab: A/B ONLY, FLASHCORE_DECODE_AB (part of the cache key)."""
-    plan = _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms, num_splits)
-    return plan["num_splits"], plan["flat_ctas"]
+          num_sms: int, num_splits: int) -> int:
+    """Split count of a call: a function of the shapes and the SM count only (never of
+    cache_seqlens), so the split scratch of a captured step fits every replay."""
+    return _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms,
+                          num_splits)["num_splits"]
 
 
 def _check_tensor(name, t, dims, dtypes=None, fn=_NAME):
@@ -108,8 +106,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     arch = _device_arch(device)
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
-    splits, flat_ctas = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device),
-                              num_splits, os.environ.get("FLASHCORE_DECODE_AB", ""))
+    splits = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits)
     o_accum = lse_accum = None
     if splits > 1:
         o_accum = torch.empty((splits, batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)
@@ -139,7 +136,6 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "softmax_scale": softmax_scale, "softcap": softcap,
         "window_left": window_left, "window_right": window_right,
         "num_splits": splits, "o_accum": ptr(o_accum), "lse_accum": ptr(lse_accum),
-        "flat_ctas": flat_ctas,
     }
     _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
 

@@ -205,84 +205,6 @@ def split_ab(args, torch, flashcore, results, bw, dtype):
         torch.cuda.empty_cache()
 
 
-def parse_rows(spec):
-    """'b:hq:hk:keys,...' -> [(b, hq, hk, keys)]; empty: the issue's rows."""
-    if not spec:
-        return list(DECODE_ROWS)
-    return [tuple(int(x) for x in r.split(":")) for r in spec.split(",") if r]
-
-
-def parse_variants(spec):
-    """'name=ENV,...' -> [(name, FLASHCORE_DECODE_AB value)] (A/B builds only)."""
-    return [tuple(v.split("=", 1)) if "=" in v else (v, v) for v in spec.split(",") if v]
-
-
-def variant_ab(args, torch, flashcore, results, bw, dtype):
-    """A/B of build variants selected by FLASHCORE_DECODE_AB (an A/B build reads it at each plan and
-    launch): per row, every (layout, variant) cell timed once per round on the same tensors,
-    --ab_rounds rounds interleaved, medians. Rows that leave SMs idle (split launches) time
-    --ab_split_variants, the others --ab_unsplit_variants. --ab_no_time: run each cell once, untimed
-    (for ncu)."""
-    gen = torch.Generator().manual_seed(0)
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    layouts = [l for l in args.ab_layouts.split(",") if l]
-    for (b, hq, hk, sk) in parse_rows(args.ab_rows):
-        d = 128
-        split_row = b * hk * 10 < sms * 8
-        variants = parse_variants(args.ab_split_variants if split_row else args.ab_unsplit_variants)
-        q = torch.randn(b, 1, hq, d, device="cuda", dtype=dtype)
-        k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
-        v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype)
-        lens = torch.full((b,), sk, dtype=torch.int32, device="cuda")
-        floor_us = b * sk * hk * d * 2 * 2 / bw * 1e6
-        os.environ.pop("FLASHCORE_DECODE_AB", None)
-        ref = flashcore.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens, num_splits=1).float()
-        caches = {}
-        for layout in layouts:
-            if layout == "contig":
-                caches[layout] = (k, v, None)
-            else:
-                ps = int(layout[4:])
-                table = page_table(b, sk, ps, gen, "cuda")
-                caches[layout] = (scatter_pages(k, table, ps), scatter_pages(v, table, ps), table)
-        cells = [(layout, name, env) for layout in layouts for (name, env) in variants]
-        times = {c[:2]: [] for c in cells}
-        maxdiff = {}
-        for _ in range(1 if args.ab_no_time else args.ab_rounds):
-            for (layout, name, env) in cells:
-                kc, vc, table = caches[layout]
-                os.environ["FLASHCORE_DECODE_AB"] = env
-
-                def call(kc=kc, vc=vc, table=table):
-                    return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table)
-                out = call().float()
-                key = (layout, name)
-                maxdiff[key] = max(maxdiff.get(key, 0.0), (out - ref).abs().max().item())
-                if not args.ab_no_time:
-                    times[key].append(graph_time_us(call, args.calls, args.reps))
-        os.environ.pop("FLASHCORE_DECODE_AB", None)
-        shape = "B%d Hq%d Hk%d k%d d%d" % (b, hq, hk, sk, d)
-        row = {"shape": shape, "floor_us": floor_us, "cells": []}
-        print("%s | floor %.1f us | %s" % (shape, floor_us, "split" if split_row else "unsplit"), flush=True)
-        med = {}
-        for key, ts in times.items():
-            if not ts:
-                print("    %-8s %-6s untimed (maxdiff %.2g)" % (key[0], key[1], maxdiff[key]), flush=True)
-                continue
-            med[key] = sorted(ts)[len(ts) // 2]
-            row["cells"].append({"layout": key[0], "variant": key[1], "env": dict((n, e) for n, e in variants)[key[1]],
-                                 "us": med[key], "rounds_us": ts, "pct_floor": 100 * floor_us / med[key],
-                                 "maxdiff_vs_unsplit": maxdiff[key]})
-            contig = med.get(("contig", key[1]))
-            vs = " (%+.1f%% vs contig)" % (100 * (med[key] / contig - 1)) if contig and key[0] != "contig" else ""
-            print("    %-8s %-6s %8.1f us %5.1f%%%s  (rounds %s; maxdiff %.2g)" % (
-                key[0], key[1], med[key], 100 * floor_us / med[key], vs, " ".join("%.1f" % t for t in ts),
-                maxdiff[key]), flush=True)
-        results.append(row)
-        del q, k, v, caches, ref
-        torch.cuda.empty_cache()
-
-
 def chunked_prefill(args, torch, flashcore, results, dtype):
     # S_new 512 into a 16k cache (the cache already holds the new keys: no append is timed),
     # Hq32 Hk8 d128, causal bottom-right. FLOPs: 4 * D * Hq * sum over query rows of keys seen.
@@ -333,13 +255,6 @@ def parse(argv):
                    help="time the heuristic, one-CTA-per-SM and two-CTAs-per-SM split counts of every layout "
                         "interleaved per row instead of the backend table; no SDPA, no prefill")
     p.add_argument("--ab_rounds", type=int, default=3, help="interleaved rounds of --split_ab (median kept)")
-    p.add_argument("--variant_ab", action="store_true",
-                   help="time FLASHCORE_DECODE_AB variants of an A/B build interleaved per row (see variant_ab)")
-    p.add_argument("--ab_rows", default="", help="rows of --variant_ab, 'b:hq:hk:keys,...' (default: the issue's)")
-    p.add_argument("--ab_layouts", default="contig,page16,page256")
-    p.add_argument("--ab_split_variants", default="base=LS3U3,new=S3U3")
-    p.add_argument("--ab_unsplit_variants", default="base=LS3U3")
-    p.add_argument("--ab_no_time", action="store_true", help="--variant_ab: run each cell once, untimed (ncu)")
     args = p.parse_args(argv)
     args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
     return args
@@ -353,12 +268,6 @@ def main(argv=None):
     bw = hbm_bandwidth(name)
     print("decode benchmark on %s (floor at %.2f TB/s), torch %s" % (name, bw / 1e12, torch.__version__), flush=True)
     results = []
-    if args.variant_ab:
-        variant_ab(args, torch, flashcore, results, bw, torch.bfloat16)
-        os.makedirs(args.out_dir, exist_ok=True)
-        with open(os.path.join(args.out_dir, "decode_variant_ab.json"), "w") as f:
-            json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)
-        return 0
     if args.split_ab:
         split_ab(args, torch, flashcore, results, bw, torch.bfloat16)
         os.makedirs(args.out_dir, exist_ok=True)
