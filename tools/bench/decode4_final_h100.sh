@@ -8,6 +8,7 @@
 # Inputs (defaults: the folder this script is in):
 #   AB_BUNDLE     attention bundle of 5ed6b33 + the combine A/B hook (FLASHCORE_DECODE_AB: L main's
 #                 combine, C4 four splits a batch, else eight: 5ed6b33's)  (dec4ab2_attention_bundle.tar.gz)
+#                 (the hook: docs/results/2026-11-23-h100-decode4/call2/combine_ab_hook.patch on 5ed6b33)
 #   NEW_BUNDLE    //tools/bench:attention_bundle of 5ed6b33               (dec4fin_attention_bundle.tar.gz)
 #   SUITE_BUNDLE  //tests:gpu_h100_bundle of 5ed6b33                      (dec4fin_gpu_h100_bundle.tar.gz)
 #   MAIN_BUNDLE   //tools/bench:attention_bundle of main 1e93dd2          (main_attention_bundle.tar.gz)
