@@ -322,7 +322,7 @@ def core(monkeypatch):
         calls.append(dict(kw, q=q, k=k, v=v))
         lse_shape = (q.shape[1], q.shape[0]) if kw.get("cu_seqlens_q") is not None else \
             (q.shape[0], q.shape[2], q.shape[1])
-        return torch.zeros_like(q), torch.zeros(lse_shape)
+        return q.new_zeros(q.shape[:-1] + (v.shape[-1],)), torch.zeros(lse_shape)
 
     monkeypatch.setattr(api, "attention_core", fake_core)
     monkeypatch.setattr(_checks, "check_device", lambda fn, q: None)
@@ -389,21 +389,24 @@ class _DirectSpy:
     def __call__(self, q, k, v, causal, softmax_scale, return_lse):
         self.calls += 1
         # as the real one: declines k/v with other head counts than q (GQA goes the feature way)
-        return "direct-out" if k.shape[2] == q.shape[2] else None
+        # and a v shaped unlike k (v's own head dim)
+        return "direct-out" if k.shape[2] == q.shape[2] and v.shape == k.shape else None
 
 
 @pytest.mark.parametrize("kwargs", [dict(window_size=(16, 0)), dict(softcap=10.0),
-                                    dict(learnable_sink=torch.zeros(8)), dict(gqa=True)])
+                                    dict(learnable_sink=torch.zeros(8)), dict(gqa=True), dict(v_head_dim=128)])
 def test_attention_routes_feature_calls_to_attention_core_and_plain_calls_direct(core, monkeypatch, kwargs):
     spy = _DirectSpy()
     monkeypatch.setattr(_attention, "_direct", spy)
     q = t(2, 16, 8, 64)
     kv_heads = 2 if kwargs.pop("gqa", False) else 8
-    k, v = t(2, 24, kv_heads, 64), t(2, 24, kv_heads, 64)
+    dv = kwargs.pop("v_head_dim", 64)
+    k, v = t(2, 24, kv_heads, 64), t(2, 24, kv_heads, dv)
     out, lse = flashcore.attention(q, k, v, causal=True, return_lse=True, **kwargs)
-    # window/softcap/sink never reach the direct path; GQA is declined by it (one call)
-    assert len(core) == 1 and spy.calls == (1 if kv_heads != 8 else 0)
-    assert out.shape == q.shape and lse.shape == (2, 8, 16)
+    # window/softcap/sink never reach the direct path; GQA and v's own head dim are declined by it
+    # (one call)
+    assert len(core) == 1 and spy.calls == (1 if kv_heads != 8 or dv != 64 else 0)
+    assert out.shape == (2, 16, 8, dv) and lse.shape == (2, 8, 16)
     calls = spy.calls
     assert flashcore.attention(q, t(2, 24, 8, 64), t(2, 24, 8, 64)) == "direct-out"  # plain: untouched
     assert spy.calls == calls + 1 and len(core) == 1

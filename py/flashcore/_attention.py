@@ -524,7 +524,8 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     gradients on repeated runs) at some speed cost; see docs/PERF.md. The default uses atomics.
 
     Features (issue 13; flashcore.flash_attn_func documents them): k/v may have fewer heads than q
-    (GQA/MQA, a divisor of q's), window_size=(left, right), softcap, learnable_sink (heads,).
+    (GQA/MQA, a divisor of q's), v its own head dim (out then has it; DeepSeek's MLA: q/k 192, v
+    128), window_size=(left, right), softcap, learnable_sink (heads,).
     Calls that use one go through flashcore.api's checks and attention_core; plain calls keep the
     direct path below.
     """
@@ -546,8 +547,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
         res = _direct(q, k, v, causal, softmax_scale, return_lse)
         if res is not None:
             return res
-    if isinstance(q, _Tensor) and isinstance(k, _Tensor) and q.dim() == k.dim() == 4 and k.shape[2] != q.shape[2]:
-        # GQA/MQA (or a head mismatch, which the feature checks report)
+    if isinstance(q, _Tensor) and isinstance(k, _Tensor) and isinstance(v, _Tensor) \
+            and q.dim() == k.dim() == v.dim() == 4 and (k.shape[2] != q.shape[2] or v.shape[3] != q.shape[3]):
+        # GQA/MQA or v's own head dim (or a mismatch, which the feature checks report)
         return _api.attention_with_features(q, k, v, causal, softmax_scale, return_lse, deterministic,
                                             window_size, softcap, learnable_sink)
     scale = _check_inputs(q, k, v, causal, softmax_scale)
