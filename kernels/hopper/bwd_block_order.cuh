@@ -5,6 +5,13 @@
 
 #include <cstdint>
 
+// Host-compilable too, so tests/bwd_block_order_test.cc checks the mapping without a GPU.
+#if defined(__CUDACC__)
+#define FLASHCORE_ORDER_FN __host__ __device__ __forceinline__
+#else
+#define FLASHCORE_ORDER_FN inline
+#endif
+
 namespace flashcore {
 namespace hopper {
 
@@ -18,9 +25,9 @@ namespace hopper {
 // reverse: n counted from the last block (deterministic causal, see the dQ writer).
 struct BwdBlockOrder {
   int n_blocks, groups, chunk_groups;
-  __device__ __forceinline__ void block_of(int index, bool reverse, int& n, int& g) const {
+  FLASHCORE_ORDER_FN void block_of(int index, bool reverse, int& n, int& g) const {
     const int first = index / (chunk_groups * n_blocks) * chunk_groups;
-    const int width = min(chunk_groups, groups - first);
+    const int width = chunk_groups < groups - first ? chunk_groups : groups - first;
     const int r = index - first * n_blocks;
     n = r / width;
     g = first + r % width;
