@@ -252,11 +252,10 @@ def test_make_fx_traces_a_head_dim_80_step():
 
 # --- what reaches the extension (a recorder stands in for it: no GPU) -----------------------------
 
-@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (88, 128), (96, 128), (120, 128),
-                                      (128, 128), (136, 256), (192, 256), (256, 256)])
-def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(monkeypatch, d, width):
-    """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h): the backward's,
-    so 72..96 (forward on 96) take 128; dq/dk/dv, the head_dim argument and the strides are the call's."""
+@pytest.fixture
+def recorded_bwd(monkeypatch):
+    """The extension's bwd replaced by a recorder (sm90a, real kernel_head_dim) and torch.empty by
+    one that notes the shapes it makes: returns (launched argument tuples, shapes made)."""
     from flashcore import _C
     launched, made = [], []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
@@ -272,6 +271,15 @@ def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(monkeypatch, d, wi
         return x
 
     monkeypatch.setattr(torch, "empty", empty)
+    return launched, made
+
+
+@pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (88, 128), (96, 128), (120, 128),
+                                      (128, 128), (136, 256), (192, 256), (256, 256)])
+def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(recorded_bwd, d, width):
+    """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h): the backward's,
+    so 72..96 (forward on 96) take 128; dq/dk/dv, the head_dim argument and the strides are the call's."""
+    launched, made = recorded_bwd
     q, k, v, dout, out = (t(1, 64, 2, d) for _ in range(5))
     lse = torch.zeros(1, 2, 64)
     grads = [torch.empty_like(x) for x in (q, k, v)]
@@ -349,24 +357,10 @@ def test_fake_shapes_of_a_value_head_dim_pair():
 
 
 @pytest.mark.parametrize("d, dv, width", [(192, 128, 256), (64, 128, 128), (128, 64, 128), (40, 72, 128)])
-def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(monkeypatch, d, dv, width):
+def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(recorded_bwd, d, dv, width):
     """dq_accum is as wide as the kernel of max(head_dim, head_dim_v); head_dim and head_dim_v
     reach the extension as the call's."""
-    from flashcore import _C
-    launched, made = [], []
-    monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
-        bwd=lambda *a: launched.append(a), bwd_block_m=64, kernel_head_dim=_C.kernel_head_dim))
-    monkeypatch.setattr(_attention, "_arch_for", lambda device: "sm90a")
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
-    real_empty = torch.empty
-
-    def empty(*shape, **kw):
-        x = real_empty(*shape, **kw)
-        made.append(tuple(x.shape))
-        return x
-
-    monkeypatch.setattr(torch, "empty", empty)
+    launched, made = recorded_bwd
     q, k, v, dout, out = t(1, 64, 2, d), t(1, 64, 2, d), t(1, 64, 2, dv), t(1, 64, 2, dv), t(1, 64, 2, dv)
     lse = torch.zeros(1, 2, 64)
     grads = [torch.empty_like(x) for x in (q, k, v)]
@@ -402,10 +396,12 @@ def test_extension_checks_head_dim_v():
     with pytest.raises(ValueError, match="no forward kernel compiled for arch=sm90a dtype=fp16 head_dim=264"):
         _C.fwd(**_fwd_args(head_dim=64, head_dim_v=264))
     with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=fp16 head_dim=264"):
-        _C.bwd(**_fwd_args_bwd(arch="sm80", head_dim=192, head_dim_v=264))
+        _C.bwd(**_bwd_args(arch="sm80", head_dim=192, head_dim_v=264))
 
 
-def _fwd_args_bwd(**overrides):
+def _bwd_args(**overrides):
+    # cpu_api_test._bwd_args' twin: that module is also copied alone into the installed-wheel test
+    # (//tests/wheel), so it cannot share a helper module with this one.
     strides = (64, 64, 64)
     args = dict(device=0, arch="sm90a", dtype="fp16", q=0, k=0, v=0, o=0, dout=0, lse=0, dlse=0, dq=0, dk=0,
                 dv=0, dsum=0, dq_accum=0, dq_semaphore=0, dq_semaphore_count=0, batch=1, heads=1, seqlen_q=1,
@@ -425,4 +421,4 @@ def test_extension_finds_kernels_for_value_head_dim_pairs(arch, d, dv):
     with pytest.raises(RuntimeError, match=r"flashcore: forward kernel launch failed: cuda\w+"):
         _C.fwd(**_fwd_args(arch=arch, head_dim=d, head_dim_v=dv))
     with pytest.raises(RuntimeError, match=r"flashcore: backward kernel launch failed: cuda\w+"):
-        _C.bwd(**_fwd_args_bwd(arch=arch, head_dim=d, head_dim_v=dv))
+        _C.bwd(**_bwd_args(arch=arch, head_dim=d, head_dim_v=dv))

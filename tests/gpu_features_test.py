@@ -242,6 +242,18 @@ def run_and_check(case, backward=True):
         check_backward(case, case.backward(out, lse), ref, lowp)
 
 
+def check_deterministic_backward(case):
+    """Deterministic mode: three backward runs on one forward are bitwise equal (NaN where unwritten
+    compared as a value), and the first matches the float64 oracle."""
+    out, lse = case.forward()
+    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            if a is not None:
+                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0)), case.name
+    check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
+
+
 # --- each feature and every combination, forward and gradients -------------------------------
 
 FEATURE_NAMES = ("gqa", "varlen", "window", "softcap", "sink", "causal")
@@ -284,13 +296,7 @@ def test_odd_head_dims_with_features_match_float64(combo, head_dim):
 @pytest.mark.parametrize("head_dim", [40, 96])
 def test_odd_head_dim_deterministic_is_bitwise_reproducible_with_every_feature(head_dim):
     case = Case(dtype=torch.float16, head_dim=head_dim, **DETERMINISTIC_ALL)
-    out, lse = case.forward()
-    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
-    for other in runs[1:]:
-        for a, b in zip(runs[0], other):
-            if a is not None:
-                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0))
-    check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
+    check_deterministic_backward(case)
 
 
 # v's own head dim (issue 15: DeepSeek's MLA trains with q/k 192 and v 128): the call runs on the
@@ -322,13 +328,7 @@ def test_value_head_dim_pair_long_sequence_matches_float64(causal):
 
 def test_value_head_dim_pair_deterministic_is_bitwise_reproducible():
     case = Case(dtype=torch.bfloat16, head_dim=192, head_dim_v=128, **DETERMINISTIC_ALL)
-    out, lse = case.forward()
-    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
-    for other in runs[1:]:
-        for a, b in zip(runs[0], other):
-            if a is not None:
-                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0))
-    check_backward(case, runs[0], case.reference(torch.float64), case.reference(case.dtype))
+    check_deterministic_backward(case)
 
 
 def test_public_api_value_head_dim_pair_autograd_matches_float64():
@@ -423,14 +423,7 @@ DETERMINISTIC = {"gqa": dict(gqa=True), "varlen": dict(varlen=True), "window": d
 @pytest.mark.parametrize("feature", list(DETERMINISTIC))
 def test_deterministic_mode_is_bitwise_reproducible_per_feature(feature):
     case = Case(dtype=torch.bfloat16, head_dim=128 if feature in ("gqa", "all") else 64, **DETERMINISTIC[feature])
-    out, lse = case.forward()
-    runs = [case.backward(out, lse, deterministic=True) for _ in range(3)]
-    for other in runs[1:]:
-        for a, b in zip(runs[0], other):
-            if a is not None:
-                assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0)), feature
-    ref, lowp = case.reference(torch.float64), case.reference(case.dtype)
-    check_backward(case, runs[0], ref, lowp)
+    check_deterministic_backward(case)
 
 
 # --- the sm80 code (the compute_80 PTX library, JIT-compiled for this GPU) through the same

@@ -34,7 +34,7 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
                                   or out_resid.dtype != out.dtype or out_resid.device != out.device):
         raise ValueError("flashcore: out_resid must have out's shape, strides, dtype and device")
     heads, head_dim, head_dim_v = q.shape[-2], q.shape[-1], v.shape[-1]
-    out_shape = q.shape[:-1] + (head_dim_v,)  # o and dO: q's rows, v's head dim
+    out_shape = _core._out_shape(q, v)  # o and dO: q's rows, v's head dim
     for name, t, like, shape in (("dout", dout, "out", out_shape), ("out", out, "out", out_shape),
                                  ("dq", dq, "q", q.shape), ("dk", dk, "k", k.shape), ("dv", dv, "v", v.shape)):
         if t.shape != shape or t.dtype != q.dtype or t.device != q.device or t.stride(-1) != 1 \

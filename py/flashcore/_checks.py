@@ -36,13 +36,14 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool)
 
 
-def head_dim_error(fn, head_dim) -> str:
-    """The message for a head dim the kernels do not take; it names the supported set."""
+def head_dim_error(fn, head_dim, name="head_dim") -> str:
+    """The message for a head dim the kernels do not take (`name`: which one, e.g. v's); it names
+    the supported set."""
     why = ""
     if head_dim > MAX_HEAD_DIM and head_dim % HEAD_DIM_MULTIPLE == 0:
         why = " (head dims above %d have no kernels)" % MAX_HEAD_DIM
-    return "%s: head_dim must be a multiple of %d from %d to %d, got %d%s" % (
-        fn, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, head_dim, why)
+    return "%s: %s must be a multiple of %d from %d to %d, got %d%s" % (
+        fn, name, HEAD_DIM_MULTIPLE, HEAD_DIM_MULTIPLE, MAX_HEAD_DIM, head_dim, why)
 
 
 def check_tensor(fn, name, t, dims, strides=True):
@@ -101,7 +102,7 @@ def check_qkv(fn, q, k, v, varlen):
     if head_dim not in SUPPORTED_HEAD_DIMS:
         raise ValueError(head_dim_error(fn, head_dim))
     if v.shape[-1] not in SUPPORTED_HEAD_DIMS:
-        raise ValueError(head_dim_error(fn, v.shape[-1]).replace("head_dim", "v's head_dim", 1))
+        raise ValueError(head_dim_error(fn, v.shape[-1], "v's head_dim"))
     for name, t in (("q", q), ("k", k), ("v", v)):
         check_layout(fn, name, t)
     if heads > _GRID_LIMIT or (not varlen and q.shape[0] > _GRID_LIMIT):

@@ -75,11 +75,11 @@ def main():
         for causal in (False, True):
             row = "B%d S%d %s" % (b, s, "causal" if causal else "full")
             n = b * HEADS * pairs(s, causal)
-            fl_fwd, fl_bwd = 2 * n * (D + DV), 2 * n * (3 * D + 2 * DV)
             todo = list(impls.items()) + [("flashcore 192/192", impls["flashcore"])]
             for name, fn in todo:
                 vv = v_square if name.endswith("192/192") else v
-                scale = (2 * n * (D + D) / fl_fwd, 2 * n * (5 * D) / fl_bwd) if vv is v_square else (1.0, 1.0)
+                dv = vv.shape[-1]  # each cell counts the FLOPs of its own v head dim
+                fl_fwd, fl_bwd = 2 * n * (D + dv), 2 * n * (3 * D + 2 * dv)
                 try:
                     out = fn(q, k, vv, causal)
                     torch.cuda.synchronize()
@@ -98,7 +98,7 @@ def main():
                 except Exception as e:
                     print("%-22s %-18s backward unsupported: %s" % (row, name, str(e).splitlines()[0][:100]))
                     bwd = None
-                cells.append((row, name, fwd, bwd, fl_fwd * scale[0], fl_bwd * scale[1]))
+                cells.append((row, name, fwd, bwd, fl_fwd, fl_bwd))
     times = {(r, n): {"graph": [], "eager": [], "fwdbwd": []} for r, n, *_ in cells}
     for _ in range(args.rounds):
         for row, name, fwd, bwd, _, _ in cells:
