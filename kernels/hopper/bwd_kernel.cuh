@@ -116,7 +116,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   using Smem = BwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
 
   extern __shared__ unsigned char smem_raw[];
-  Smem& smem = *reinterpret_cast<Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  Smem& smem = *reinterpret_cast<Smem*>(align_shared<1024>(smem_raw));
 
   // Deterministic causal runs the key blocks in reverse launch order (see the dQ reduction below).
   int n_block, group_index;

@@ -22,6 +22,18 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// `p` (inside the dynamic shared-memory window) advanced to the next multiple of kAlign bytes in
+// the shared address space, by pointer arithmetic on the __shared__ array rather than through an
+// integer: the compiler then still knows every access through the result is shared, so plain C++
+// loads and stores compile to LDS / STS. Through a uintptr_t round trip they became generic
+// LD.E / ST.E, which wait on the long scoreboard (ncu on the sm90a backward, 2026-11-23: the
+// lse / D loads and the dS^T stores; docs/PERF.md).
+template <uint32_t kAlign>
+__device__ __forceinline__ unsigned char* align_shared(unsigned char* p) {
+  static_assert((kAlign & (kAlign - 1)) == 0, "a power of two");
+  return p + ((kAlign - (smem_u32(p) & (kAlign - 1))) & (kAlign - 1));
+}
+
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count) : "memory");
 }
