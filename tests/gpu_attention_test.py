@@ -149,6 +149,19 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype):
     oracle_case(shape, causal, head_dim, dtype)
 
 
+# Head dim 64's long-rows tile on sm90a (192 x 128 with three consumer warpgroups taking pingpong
+# turns round-robin; kernels/hopper/tile_policy.h fwd_long_rows), chosen from 4096 query rows on:
+# a ragged last 192-row tile, Sq != Sk both ways, and more tiles than SMs (8 heads x 22 tiles).
+LONG_ROWS_SHAPES = [(1, 2, 4096, 4096), (1, 1, 4100, 5000), (1, 1, 5000, 4100), (1, 8, 4096, 4096)]
+
+
+@pytest.mark.parametrize("shape", LONG_ROWS_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_long_rows_tile_matches_float64(shape, causal, dtype):
+    oracle_case(shape, causal, 64, dtype)
+
+
 # Head dims between the instantiations (issue 15): every multiple of 8 up to 128 runs on the 64, the
 # 96 (forward) or the 128 kernels, which load zeros and store nothing past it. 96 is the forward's
 # own (64-byte swizzled tiles on sm90a, a half 8-chunk group per row on the mma.sync kernels); 72,

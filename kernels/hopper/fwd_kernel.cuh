@@ -110,11 +110,11 @@ struct PipelineState {
   __device__ __forceinline__ uint32_t parity() const { return (count / kStages) & 1; }
 };
 
-template <class Traits, int kHeadDim, bool kCausal>
-__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
+template <class Traits, int kHeadDim, bool kCausal, bool kLongRows>
+__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer_wgs + 1) * 128, 1)
     fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps, bool pair_causal_tiles) {
   using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kLongRows);
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
@@ -128,7 +128,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
   static_assert(kBlockM == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 query rows");
   static_assert(kHeadDim % kTileCols == 0 && kBlockN % 16 == 0, "tile shape");
-  static_assert(kPolicy.consumer_wgs == 2, "pingpong pairs two consumer warpgroups");
+  static_assert(kPolicy.consumer_wgs == 2 || kPolicy.consumer_wgs == 3, "pingpong turns among two or three consumers");
   static_assert(kQBuffers == 1 || kQBuffers == 2, "Q is single- or double-buffered");
   static_assert((kPolicy.producer_regs + kPolicy.consumer_wgs * kPolicy.consumer_regs) * 128 <= kSm90RegistersPerSm,
                 "setmaxnreg budgets exceed the register file");
@@ -310,21 +310,22 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     if (lane == 0) mbar_arrive(bar);
   };
   // Pingpong turns: each GEMM batch (Q K_0; then Q K_j with P_{j+1} V_{j+1}; then the last P V)
-  // is issued inside a turn. Named barrier 1 + c opens consumer c's turn: c syncs on it, the other
-  // consumer arrives on it after issuing its own batch. Consumer 1 opens consumer 0's very first
-  // turn; turns run on across tiles (consumer 0 starts the next tile's GEMMs while consumer 1
-  // still finishes its epilogue), and consumer 0 absorbs the last pass after its final tile, so
-  // every barrier phase is matched.
+  // is issued inside a turn, the consumers taking turns round-robin. Named barrier 1 + c opens
+  // consumer c's turn: c syncs on it, consumer c - 1 arrives on it after issuing its own batch.
+  // The last consumer opens consumer 0's very first turn; turns run on across tiles (consumer 0
+  // starts the next tile's GEMMs while the others still finish their epilogues), and consumer 0
+  // absorbs the last pass after its final tile, so every barrier phase is matched.
   constexpr int kTurnThreads = 256;
+  constexpr int kConsumers = kPolicy.consumer_wgs;
   bool turns_started = false;
   auto wait_turn = [&]() {
     if (!turns_started) {
       turns_started = true;
-      if (cwg == 1) named_barrier_arrive(1, kTurnThreads);
+      if (cwg == kConsumers - 1) named_barrier_arrive(1, kTurnThreads);
     }
     named_barrier_sync(1 + cwg, kTurnThreads);
   };
-  auto pass_turn = [&]() { named_barrier_arrive(1 + (1 - cwg), kTurnThreads); };
+  auto pass_turn = [&]() { named_barrier_arrive(1 + (cwg + 1) % kConsumers, kTurnThreads); };
 
   PipelineState<kStages> kv;
   PipelineState<kQBuffers> q_state;
@@ -508,11 +509,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
 }
 
-template <DType kDType, int kHeadDim, bool kCausal>
-cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
+template <DType kDType, int kHeadDim, bool kCausal, bool kLongRows>
+cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim);
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kLongRows);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(VarlenOrder) +
@@ -520,7 +521,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
       1024;
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
   constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
-  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal>;
+  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kLongRows>;
   if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -560,6 +561,16 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs);
   return cudaGetLastError();
+}
+
+// The sm90a forward launcher registered for (dtype, head_dim, causal): the head dim's tile, or
+// its long-rows tile where it has one and the call's rows are long (tile_policy.h).
+template <DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
+  if constexpr (fwd_long_rows(kHeadDim, 1 << 30)) {
+    if (fwd_long_rows(kHeadDim, p.seqlen_q)) return launch_fwd_tile<kDType, kHeadDim, kCausal, true>(p, stream);
+  }
+  return launch_fwd_tile<kDType, kHeadDim, kCausal, false>(p, stream);
 }
 
 }  // namespace hopper

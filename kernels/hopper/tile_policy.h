@@ -52,13 +52,27 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //   128 x 176 (this): as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
 //     keys' work), 4-7% slower at causal S 1024-2048 (more padding on the short causal tiles).
 // No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192.
-constexpr FwdTilePolicy fwd_tile_policy(int head_dim) {
-  return head_dim == 64    ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
+//
+// Head dim 64 has a second tile for long rows (long_rows, fwd_long_rows below): 192 x 128 with
+// three consumer warpgroups taking pingpong turns round-robin, so two can issue GEMMs while one
+// runs its softmax (at d64 a block's exp2s take as long as its GEMMs). Consumers get 160
+// registers ((24 + 3 * 160) * 128 <= 64K); ptxas spills 20-72 bytes. Shared memory: 2 Q buffers
+// of 24 KB + 3 stages of K and V = 144 KB. Measured on the H100 (kernel-only, bf16 paper grid,
+// docs/results/2026-11-23-h100-smem-space.md): S 16384 +7-9%, S 4096 +3-4%, but S 1024 -4% (full)
+// and -13% (causal): 192-row tiles pad short sequences (1024 = 5.3 tiles) and leave fewer
+// tiles than SMs.
+constexpr FwdTilePolicy fwd_tile_policy(int head_dim, bool long_rows = false) {
+  return head_dim == 64 && long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160}
+         : head_dim == 64  ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
          : head_dim == 96  ? FwdTilePolicy{128, 176, 2, 2, 24, 240}
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
+
+// Whether a forward call runs on its head dim's long-rows tile (above): head dim 64 from 4096
+// query rows on (max_seqlen_q when packed), where it measured faster; S 2048 is not measured.
+constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return head_dim == 64 && seqlen_q >= 4096; }
 
 }  // namespace hopper
 }  // namespace flashcore
