@@ -39,8 +39,10 @@
 // (O, dO) and convert (dQ) kernels read and write head_dim_v and head_dim columns.
 // Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
 // 1.07-1.17x the atomic-dQ version before it, 0.98-1.39x torch flash (FA2), 0.72-0.86x cuDNN;
-// the deterministic variant 0.79-0.99x of the default. ptxas: 168 registers at launch; d128 no
-// spills, d64 44-60 bytes of spill stores (52-132 on main before it, bf16 -Xptxas -v).
+// the deterministic variant 0.79-0.99x of the default. Shared storage is addressed in the shared
+// space (align_shared): through a generic pointer the lse / D loads and dS^T stores were LD.E /
+// ST.E and d64 spilled; as LDS / STS the backward measured +17-27% (d64) and +4-9% (d128), with
+// no spills (docs/results/2026-11-23-h100-smem-space.md). ptxas: 168 registers at launch.
 // Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
 #pragma once
 

@@ -1,15 +1,16 @@
 // Hopper (sm_90a) attention forward, the FlashAttention-3 recipe written with PTX:
 //   - a persistent grid (one CTA per SM) walking (128-query block, head, batch) tiles in the order
-//     of TileScheduler; warpgroup 0 is the producer, warpgroups 1 and 2 are consumers owning 64
-//     query rows each;
+//     of TileScheduler; warpgroup 0 is the producer, warpgroups 1 and 2 (and 3: head dim 64's
+//     long-rows tile, tile_policy.h) are consumers owning 64 query rows each;
 //   - the producer's single elected thread loads Q (double-buffered across tiles, or one buffer
 //     where two do not fit: FwdTilePolicy::q_buffers, head dims 192 and 256) and K/V blocks
 //     through the TMA into a kStages-deep mbarrier pipeline (tma_pipeline.cuh describes it);
 //   - consumers compute S = Q K^T with wgmma (both operands in shared memory), the online softmax
 //     in registers (kernels/common/online_softmax.cuh), and O += P V with wgmma taking P from
 //     registers; S_j and P_{j+1} V_{j+1} are issued together and the softmax of S_j runs while
-//     P V is in flight (intra-warpgroup overlap); named-barrier turns make the two consumers
-//     alternate their GEMM batches, so one's softmax hides under the other's GEMMs (pingpong);
+//     P V is in flight (intra-warpgroup overlap); named-barrier turns make the consumers
+//     alternate their GEMM batches round-robin, so one's softmax hides under the others' GEMMs
+//     (pingpong);
 //   - the epilogue writes O through shared memory (the tile's Q buffer) and a TMA store, while
 //     the producer already loads the next tile;
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
