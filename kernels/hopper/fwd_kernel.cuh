@@ -1,5 +1,5 @@
 // Hopper (sm_90a) attention forward, the FlashAttention-3 recipe written with PTX:
-//   - a persistent grid (one CTA per SM) walking (128-query block, head, batch) tiles in the order
+//   - a persistent grid (one CTA per SM) walking (query block, head, batch) tiles in the order
 //     of TileScheduler; warpgroup 0 is the producer, warpgroups 1 and 2 (and 3: head dim 64's
 //     long-rows tile, tile_policy.h) are consumers owning 64 query rows each;
 //   - the producer's single elected thread loads Q (double-buffered across tiles, or one buffer
@@ -144,9 +144,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer
   // adds 1 KB of slack).
   VarlenOrder& varlen_order = *reinterpret_cast<VarlenOrder*>(smem_raw);
   // Head dim 64 addresses the tiles in the shared space (align_shared: the epilogue's O stores
-  // are STS), 1-5% faster on the H100's paper grid; at 128 that measured 1-3% slower than the
-  // generic address the uintptr_t round trip gives (ST.E), so the others keep it
-  // (docs/results/2026-11-23-h100-smem-space.md).
+  // are STS), 1-4% faster on the H100's paper grid. The other head dims keep the generic address
+  // the uintptr_t round trip gives (ST.E): with STS, 128 measured 1-3% slower, 192 2-5%, 256 up
+  // to 4%, 96 the same (docs/results/2026-11-23-h100-smem-space.md).
   Smem& smem = *reinterpret_cast<Smem*>(
       kHeadDim == 64 ? align_shared<1024>(smem_raw + sizeof(VarlenOrder))
                      : reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + sizeof(VarlenOrder) + 1023) &
@@ -568,7 +568,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
 // its long-rows tile where it has one and the call's rows are long (tile_policy.h).
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
-  if constexpr (fwd_long_rows(kHeadDim, 1 << 30)) {
+  if constexpr (fwd_has_long_rows_tile(kHeadDim)) {
     if (fwd_long_rows(kHeadDim, p.seqlen_q)) return launch_fwd_tile<kDType, kHeadDim, kCausal, true>(p, stream);
   }
   return launch_fwd_tile<kDType, kHeadDim, kCausal, false>(p, stream);

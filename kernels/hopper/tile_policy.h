@@ -19,6 +19,12 @@ struct FwdTilePolicy {
 constexpr int kSm90MaxDynamicSmemBytes = 227 * 1024;  // per block, opt-in (cudaFuncSetAttribute)
 constexpr int kSm90RegistersPerSm = 64 * 1024;
 
+// Whether a head dim has a long-rows forward tile (fwd_tile_policy below), and whether a call runs
+// on it: from 4096 query rows on (max_seqlen_q when packed), where it measured faster; S 2048 is
+// not measured.
+constexpr bool fwd_has_long_rows_tile(int head_dim) { return head_dim == 64; }
+constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return fwd_has_long_rows_tile(head_dim) && seqlen_q >= 4096; }
+
 // 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
 // (128 + 4 * 128) * head_dim * 2 bytes = 160 KB at head_dim 128, 80 KB at 64 (3 stages there).
@@ -62,17 +68,13 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 // and -13% (causal): 192-row tiles pad short sequences (1024 = 5.3 tiles) and leave fewer
 // tiles than SMs.
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim, bool long_rows = false) {
-  return head_dim == 64 && long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160}
+  return fwd_has_long_rows_tile(head_dim) && long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160}
          : head_dim == 64  ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
          : head_dim == 96  ? FwdTilePolicy{128, 176, 2, 2, 24, 240}
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
-
-// Whether a forward call runs on its head dim's long-rows tile (above): head dim 64 from 4096
-// query rows on (max_seqlen_q when packed), where it measured faster; S 2048 is not measured.
-constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return head_dim == 64 && seqlen_q >= 4096; }
 
 }  // namespace hopper
 }  // namespace flashcore
