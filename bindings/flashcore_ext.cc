@@ -112,12 +112,17 @@ void check_head_dim(int head_dim, const char* name = "head_dim") {
   }
 }
 
-// V's head dim: 0 means q's (the common case); otherwise checked like head_dim. The call then runs
-// on the instantiation of the larger of the two (kernels/flash_fwd_api.h, head_dims_run_on).
-int resolve_head_dim_v(int head_dim, int head_dim_v) {
-  if (head_dim_v == 0) return head_dim;
-  check_head_dim(head_dim_v, "head_dim_v");
-  return head_dim_v;
+// Checks q's head dim, then v's (0 means q's, the common case; it is set to that), and returns the
+// width whose instantiation the call runs on: the larger of the two (kernels/flash_fwd_api.h,
+// head_dims_run_on).
+int check_head_dims(int head_dim, int& head_dim_v) {
+  check_head_dim(head_dim);
+  if (head_dim_v == 0) {
+    head_dim_v = head_dim;
+  } else {
+    check_head_dim(head_dim_v, "head_dim_v");
+  }
+  return std::max(head_dim, head_dim_v);
 }
 
 std::string no_kernel(const char* pass, const std::string& arch, const std::string& dtype, int head_dim, bool causal,
@@ -132,9 +137,7 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          int head_dim, const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, float softmax_scale, bool causal, uintptr_t stream,
          const Features& features, uintptr_t o_resid, int head_dim_v) {
-  check_head_dim(head_dim);
-  head_dim_v = resolve_head_dim_v(head_dim, head_dim_v);
-  const int widest = std::max(head_dim, head_dim_v);
+  const int widest = check_head_dims(head_dim, head_dim_v);
   const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), widest, causal};
   FwdKernelKey kernel_key{};
   FwdLauncher launcher = find_fwd_kernel_for(key, &kernel_key);
@@ -172,9 +175,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
          bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid, int head_dim_v) {
-  check_head_dim(head_dim);
-  head_dim_v = resolve_head_dim_v(head_dim, head_dim_v);
-  const int widest = std::max(head_dim, head_dim_v);
+  const int widest = check_head_dims(head_dim, head_dim_v);
   const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), widest, causal};
   BwdKernelKey kernel_key{};
   BwdLauncher launcher = find_bwd_kernel_for(key, &kernel_key);

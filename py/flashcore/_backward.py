@@ -23,8 +23,8 @@ def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
 def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
                        deterministic: bool = False, dlse=None, out_resid=None, **features):
     """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
-    unit stride on head_dim, 16-byte rows; out and dout have q's rows and v's head dim; their other strides are free, so a test may pass views
-    of wider buffers). Scratch (O(batch*heads*seqlen_q*kernel head dim) float32) is allocated here
+    unit stride on head_dim, 16-byte rows; out and dout have q's rows and v's head dim; their other
+    strides are free, so a test may pass views of wider buffers). Scratch (O(batch*heads*seqlen_q*kernel head dim) float32) is allocated here
     through torch. The tests use this to poison the outputs. `features`: the
     keywords of _attention._PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
     caller takes a sink's gradient. out_resid (optional): the forward's O residual
