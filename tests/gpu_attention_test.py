@@ -162,6 +162,44 @@ def test_long_rows_tile_matches_float64(shape, causal, dtype):
     oracle_case(shape, causal, 64, dtype)
 
 
+# The running max (kernels/common/online_softmax.cuh, kMaxSlack; the sm90a forward lets a row's
+# max lag a block's by up to 8 in log2 units and skips O's rescale while it does): random inputs
+# settle the max in the first key block, so these scores move it along the keys on purpose. One
+# column of q is 4 and the same column of k follows a profile over the key positions: a ramp
+# (a rise of 2-3 per key block: the max lags, then moves), steps (one rise under the slack, then
+# one past it in the last key blocks) or a falling ramp (the first block keeps the max). Every head dim class the
+# sm90a forward has, its long-rows tile, causal and not.
+def rising_score_inputs(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, profile, seed):
+    q, k, v = fresh_inputs(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed)
+    pos = torch.arange(seqlen_k, device="cuda", dtype=torch.float32) / max(seqlen_k - 1, 1)
+    # Rise over the keys in log2 units of the softmax: 4 * column * scale * log2(e).
+    per_unit = 4 * head_dim ** -0.5 * 1.4426950408889634
+    if profile == "ramp":
+        column = pos * 60.0 / per_unit
+    elif profile == "steps":
+        # Half the keys at 0, then +3 (under the slack: the max stays), the last 1% at +9.5 (past
+        # it: O is rescaled), each level carrying a fair share of the output.
+        column = ((pos >= 0.5) * 3.0 + (pos >= 0.99) * 6.5) / per_unit
+    else:  # falling
+        column = (1 - pos) * 60.0 / per_unit
+    q[..., 0] = 4
+    k[..., 0] = column.to(dtype)[None, :, None]
+    return q, k, v
+
+
+@pytest.mark.parametrize("profile", ["ramp", "steps", "falling"])
+@pytest.mark.parametrize("shape", [(1, 2, 1000, 3000), (1, 2, 4100, 4100)], ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 96, 128, 192, 256])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_running_max_moving_along_the_keys_matches_float64(profile, shape, causal, head_dim, dtype):
+    seed = int.from_bytes(os.urandom(4), "little")
+    q, k, v = rising_score_inputs(*shape, head_dim, dtype, profile, seed)
+    ours, theirs = check_against_oracle(q, k, v, causal)
+    record_error(dict(dtype="%s %s" % (dtype, profile), head_dim=head_dim, causal=causal, shape=shape, seed=seed,
+                      flashcore=ours, torch_math=theirs))
+
+
 # Head dims between the instantiations (issue 15): every multiple of 8 up to 128 runs on the 64, the
 # 96 (forward) or the 128 kernels, which load zeros and store nothing past it. 96 is the forward's
 # own (64-byte swizzled tiles on sm90a, a half 8-chunk group per row on the mma.sync kernels); 72,

@@ -25,7 +25,12 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
-template <int kNTiles>  // n8 column groups per key block
+// kNTiles: n8 column groups per key block. kMaxSlack (log2 units): how far a block's max may
+// rise above a row's running max before the running max moves to it. While it does not move, the
+// block's alpha is exactly 1 and rescale_rows_if_needed skips the accumulator's multiplies (one
+// FMUL per score at d128). The cost is P up to 2^kMaxSlack instead of 1, which fp32 sums and
+// fp16/bf16 P hold with the same relative precision. 0: the exact running max.
+template <int kNTiles, int kMaxSlack = 0>
 struct OnlineSoftmax {
   float row_max[2];  // running max, log2 units; -inf while a row has seen no key
   float row_sum[2];  // running sum of this thread's columns (quad-reduced in finish())
@@ -68,7 +73,8 @@ struct OnlineSoftmax {
       const float ext = scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of) : quad_extreme(h, INFINITY, min_of);
       // No visible column in this block: the block's max is -inf (also for a zero scale).
       const float mx = isinf(ext) ? -INFINITY : ext * scale_log2;
-      const float m_new = fmaxf(row_max[h], mx);
+      // (mx > -inf + slack holds for any finite mx; a NaN mx leaves the max where it was.)
+      const float m_new = kMaxSlack == 0 ? fmaxf(row_max[h], mx) : mx > row_max[h] + kMaxSlack ? mx : row_max[h];
       // A row with no visible key so far keeps max -inf; subtract 0 instead so that exp2 gives
       // 0 rather than NaN (-inf - -inf).
       const float m_base = m_new == -INFINITY ? 0.f : m_new;
@@ -124,6 +130,13 @@ __device__ __forceinline__ void scale_rows(float (&acc)[kTiles * 4], const float
     acc[4 * t + 2] *= alpha[1];
     acc[4 * t + 3] *= alpha[1];
   }
+}
+
+// scale_rows unless alpha is 1 for every row of the warp (the branch is warp-uniform): with a
+// max slack most key blocks after the first leave every row's max where it was.
+template <int kTiles>
+__device__ __forceinline__ void rescale_rows_if_needed(float (&acc)[kTiles * 4], const float (&alpha)[2]) {
+  if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) scale_rows<kTiles>(acc, alpha);
 }
 
 }  // namespace flashcore

@@ -11,7 +11,8 @@
 # --warm_only in parallel processes (each configuration compiles once, seconds each); then four
 # benchmark processes, one after another, every backend in one process on the same tensors:
 # paper grid fwd, paper grid bwd, feature rows fwd, feature rows bwd (PHASES picks and orders them;
-# d96_fwd / d96_bwd: the paper grid at head dim 96). Bounded: the whole script
+# d96_fwd / d96_bwd: the paper grid at head dim 96; wide_fwd / wide_bwd: head dims 96, 192 and 256,
+# bf16, S 1024 / 4096 / 16384). Bounded: the whole script
 # stops by T_END seconds (default 495), each phase by --time_budget_s and a timeout; every phase's
 # JSON is copied to $OUT as it ends. The bundle runs without run.py (run.py scrubs PYTHONPATH,
 # which FA4's --target install needs).
@@ -49,9 +50,10 @@ COMMON="--backends=flashcore,fa4,cudnn,flash --warmup_ms=10 --rep_ms=15 --host_c
 PAPER="--grid=paper --dtypes=fp16,bf16 --head_dims=64,128 --causal=both --seqlens=1024,2048,4096,8192,16384"
 FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
 D96="--grid=paper --dtypes=fp16,bf16 --head_dims=96 --causal=both --seqlens=1024,2048,4096,8192,16384"
+WIDE="--grid=paper --dtypes=bf16 --head_dims=96,192,256 --causal=both --seqlens=1024,4096,16384"
 PHASES=${PHASES:-paper_fwd paper_bwd feat_fwd feat_bwd}
-# The grid of a phase (paper_*, feat_*, d96_*).
-grid_of() { case $1 in paper_*) echo "$PAPER" ;; feat_*) echo "$FEAT" ;; d96_*) echo "$D96" ;; esac; }
+# The grid of a phase (paper_*, feat_*, d96_*, wide_*).
+grid_of() { case $1 in paper_*) echo "$PAPER" ;; feat_*) echo "$FEAT" ;; d96_*) echo "$D96" ;; wide_*) echo "$WIDE" ;; esac; }
 
 # --- FA4 JIT warm-up, in parallel -------------------------------------------------------------
 if python3 -c "import flash_attn.cute" 2>/dev/null; then
@@ -90,7 +92,7 @@ phase() {
 }
 # Time budgets per phase (seconds): the backward grids take longer per row.
 budget_of() { case $1 in paper_fwd) echo 70 ;; paper_bwd) echo 95 ;; feat_fwd) echo 40 ;; feat_bwd) echo 60 ;;
-  d96_fwd) echo 50 ;; d96_bwd) echo 70 ;; esac; }
+  d96_fwd) echo 50 ;; d96_bwd) echo 70 ;; wide_fwd) echo 50 ;; wide_bwd) echo 70 ;; esac; }
 for ph in $PHASES; do
   phase "$ph" "${ph##*_}" "$(budget_of "$ph")" $(grid_of "$ph")
 done
