@@ -44,11 +44,11 @@
 namespace flashcore {
 namespace hopper {
 // The softmax's max slack (OnlineSoftmax, kernels/common/online_softmax.cuh): a row's running max
-// moves only when a block's max passes it by more than 8 (a factor 2^8), so after the first block most blocks
-// skip O's rescale (head_dim / 2 FMULs per thread per block, as many as the block's scores at
-// d128 and twice as many at 256). Measured on the H100, kernel-only bf16 paper grid against the
-// exact max (docs/results/2026-11-24-h100-max-slack.md): d256 +5-15%, d192 +4-12%, d128 +1-6%,
-// d64 and d96 within noise (+-2%).
+// moves only when a block's max passes it by more than 8 (a factor 2^8), so after the first block
+// most blocks skip O's rescale (head_dim / 2 FMULs per thread per block, as many as the block's
+// scores at d128 and twice as many at 256). Measured on the H100, kernel-only bf16 paper grid
+// against the exact max (docs/results/2026-11-24-h100-max-slack.md): d256 +5-15%, d192 +4-12%,
+// d128 +1-6%, d64 and d96 within noise (+-2%).
 constexpr int kFwdMaxSlackLog2 = 8;
 
 // Swizzle width of the shared tiles, in bytes: a tile is [kHeadDim / (bytes / 2) column blocks]
