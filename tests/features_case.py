@@ -4,7 +4,6 @@ runs the poisoned kernels; check_forward / check_backward hold flashcore to 2x t
 math in the low-precision dtype; record_error / print_error_summary keep the worst ratios."""
 
 import itertools
-import json
 import os
 
 import torch
@@ -12,28 +11,25 @@ import torch
 from flashcore import _attention
 from flashcore.reference import features_reference
 
+from error_log import ErrorLog
+
 DTYPES = [torch.float16, torch.bfloat16]
 UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
-ERRORS_FILE = os.path.join(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", os.environ.get("TEST_TMPDIR", "/tmp")),
-                           "flashcore_features_errors.jsonl")
+ERRORS = ErrorLog("flashcore_features_errors.jsonl")
 
 
 def record_error(entry):
-    with open(ERRORS_FILE, "a") as f:
-        f.write(json.dumps(entry) + "\n")
+    ERRORS.record(entry)
 
 
 def print_error_summary():
-    if not os.path.exists(ERRORS_FILE):
+    rows = ERRORS.rows()
+    if rows is None:
         return
-    with open(ERRORS_FILE) as f:
-        rows = [json.loads(line) for line in f]
-    rows.sort(key=lambda r: -r["ratio"])
-    print("\nflashcore rel. error vs float64 / the same math in the low-precision dtype; worst first:")
-    for r in rows[:12]:
-        print("  %-4s %-40s ours %.3e  lowp %.3e  ratio %.2f" % (r["what"], r["case"], r["ours"], r["lowp"], r["ratio"]))
-    print("  quantities checked: %d, max ratio %.2f, median ratio %.2f"
-          % (len(rows), rows[0]["ratio"], rows[len(rows) // 2]["ratio"]))
+    ERRORS.print_worst(
+        rows, "\nflashcore rel. error vs float64 / the same math in the low-precision dtype; worst first:",
+        lambda r: "  %-4s %-40s ours %.3e  lowp %.3e  ratio %.2f" % (r["what"], r["case"], r["ours"], r["lowp"],
+                                                                     r["ratio"]), 12, "quantities checked")
 
 
 # --- cases -----------------------------------------------------------------------------------

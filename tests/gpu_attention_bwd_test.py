@@ -25,7 +25,6 @@ causal or not, measured in float64; exactly 0 on the seqlen_k = 1 and S = 1 ones
 inactive and the normal cases are not loosened. dV = P^T dO has no such cancellation.
 """
 
-import json
 import os
 import sys
 import textwrap
@@ -39,6 +38,7 @@ import flashcore
 from flashcore import _attention
 from flashcore import _backward
 from flashcore.reference import attention_reference_grads, causal_mask
+from error_log import ErrorLog
 from sanitizer_check import run_sanitizer
 from gpu_suite_env import check_expected_gpu
 
@@ -61,20 +61,17 @@ SHAPES = [
     (8, 32, 512, 512),
 ]
 
-ERRORS_FILE = os.path.join(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", os.environ.get("TEST_TMPDIR", "/tmp")),
-                           "flashcore_bwd_errors.jsonl")
+ERRORS = ErrorLog("flashcore_bwd_errors.jsonl")
 
 
 def record_error(entry):
-    with open(ERRORS_FILE, "a") as f:
-        f.write(json.dumps(entry) + "\n")
+    ERRORS.record(entry)
 
 
 def print_error_summary():
-    if not os.path.exists(ERRORS_FILE):
+    rows = ERRORS.rows()
+    if rows is None:
         return
-    with open(ERRORS_FILE) as f:
-        rows = [json.loads(line) for line in f]
     flat = []
     for r in rows:
         for g in ("dq", "dk", "dv"):
@@ -83,15 +80,12 @@ def print_error_summary():
             # (k = 1: dS = 0) has torch error 0, so the roundoff floor is what judges it.
             judged = r[g][2] if len(r[g]) > 2 else r[g][1]
             flat.append(dict(r, grad=g, ours=r[g][0], theirs=r[g][1], ratio=r[g][0] / max(judged, 1e-30)))
-    flat.sort(key=lambda r: -r["ratio"])
-    print("\nflashcore bwd rel. error vs float64 / torch math SDPA grads (same dtype); ratio = ours /"
-          " max(torch, unit roundoff), fails above 2; worst first:")
-    for r in flat[:10]:
-        print("  %-2s %-15s d%-3d %-6s b%dh%dq%dk%-5d flashcore %.3e  torch %.3e  ratio %.2f" % (
+    ERRORS.print_worst(
+        flat, "\nflashcore bwd rel. error vs float64 / torch math SDPA grads (same dtype); ratio = ours /"
+        " max(torch, unit roundoff), fails above 2; worst first:",
+        lambda r: "  %-2s %-15s d%-3d %-6s b%dh%dq%dk%-5d flashcore %.3e  torch %.3e  ratio %.2f" % (
             r["grad"], r["dtype"], r["head_dim"], "causal" if r["causal"] else "full", *r["shape"],
-            r["ours"], r["theirs"], r["ratio"]))
-    print("  gradients checked: %d, max ratio %.2f, median ratio %.2f" % (
-        len(flat), flat[0]["ratio"], flat[len(flat) // 2]["ratio"]))
+            r["ours"], r["theirs"], r["ratio"]), 10, "gradients checked")
 
 
 def fresh(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):
@@ -699,8 +693,7 @@ def test_sm90a_mma_sync_fallback_backward_with_predicated_head_dims():
 
 if __name__ == "__main__":
     check_expected_gpu()
-    if os.path.exists(ERRORS_FILE):
-        os.remove(ERRORS_FILE)
+    ERRORS.reset()
     rc = pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider"]
                      + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else []))
     print_error_summary()

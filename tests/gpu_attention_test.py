@@ -5,7 +5,6 @@ Oracle: a float64 reference on fresh random inputs. flashcore's relative error m
 poisoned (NaN) before every run and every element must be written; NaN never passes.
 """
 
-import json
 import os
 import sys
 import textwrap
@@ -18,6 +17,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 import flashcore
 from flashcore import _attention
 from flashcore.reference import attention_reference, causal_mask
+from error_log import ErrorLog
 from sanitizer_check import run_sanitizer
 from gpu_suite_env import check_expected_gpu
 
@@ -43,31 +43,25 @@ SHAPES = [
 ]
 
 
-ERRORS_FILE = os.path.join(os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", os.environ.get("TEST_TMPDIR", "/tmp")),
-                           "flashcore_errors.jsonl")
+ERRORS = ErrorLog("flashcore_errors.jsonl")
 
 
 def record_error(entry):
-    with open(ERRORS_FILE, "a") as f:
-        f.write(json.dumps(entry) + "\n")
+    ERRORS.record(entry)
 
 
 def print_error_summary():
     """Worst flashcore/torch error ratios of this run (the numbers docs/results quotes)."""
-    if not os.path.exists(ERRORS_FILE):
+    rows = ERRORS.rows()
+    if rows is None:
         return
-    with open(ERRORS_FILE) as f:
-        rows = [json.loads(line) for line in f]
     for r in rows:
         r["ratio"] = r["flashcore"] / max(r["torch_math"], 1e-30)
-    rows.sort(key=lambda r: -r["ratio"])
-    print("\nflashcore rel. error vs float64 / torch math SDPA (same dtype) rel. error; worst first:")
-    for r in rows[:8]:
-        print("  %-15s d%-3d %-6s b%dh%dq%dk%-5d flashcore %.3e  torch %.3e  ratio %.2f" % (
+    ERRORS.print_worst(
+        rows, "\nflashcore rel. error vs float64 / torch math SDPA (same dtype) rel. error; worst first:",
+        lambda r: "  %-15s d%-3d %-6s b%dh%dq%dk%-5d flashcore %.3e  torch %.3e  ratio %.2f" % (
             r["dtype"], r["head_dim"], "causal" if r["causal"] else "full", *r["shape"],
-            r["flashcore"], r["torch_math"], r["ratio"]))
-    print("  cases: %d, max ratio %.2f, median ratio %.2f" % (
-        len(rows), rows[0]["ratio"], rows[len(rows) // 2]["ratio"]))
+            r["flashcore"], r["torch_math"], r["ratio"]), 8, "cases")
 
 
 def fresh_inputs(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):
@@ -531,8 +525,7 @@ def test_compute_sanitizer_small_case(tool, tmp_path):
 
 if __name__ == "__main__":
     check_expected_gpu()
-    if os.path.exists(ERRORS_FILE):
-        os.remove(ERRORS_FILE)
+    ERRORS.reset()
     rc = pytest.main([__file__, "-q", "-rs", "-p", "no:cacheprovider"]
                          + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else []))
     print_error_summary()

@@ -26,7 +26,7 @@ from flashcore.reference import features_reference
 from sanitizer_check import run_sanitizer
 from gpu_suite_env import check_expected_gpu
 
-from features_case import (DTYPES, ERRORS_FILE, UNIT_ROUNDOFF, VARLEN_Q, Case, check_deterministic_backward,
+from features_case import (DTYPES, ERRORS, UNIT_ROUNDOFF, VARLEN_Q, Case, check_deterministic_backward,
                            print_error_summary, rel_err, run_and_check)
 
 
@@ -375,8 +375,7 @@ def test_compute_sanitizer_small_case_per_feature(tool, tmp_path):
 
 if __name__ == "__main__":
     check_expected_gpu()
-    if os.path.exists(ERRORS_FILE):
-        os.remove(ERRORS_FILE)
+    ERRORS.reset()
     rc = pytest.main([__file__, "-q", "-rs", "-p", "no:cacheprovider", "--durations=8"]
                      + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else []))
     print_error_summary()
