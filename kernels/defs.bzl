@@ -53,8 +53,8 @@ _SM90A_FWD = _mainloop("kernels/hopper/fwd_kernel.cuh", "hopper::launch_fwd<{dty
 _SM80_BWD = _mainloop("kernels/sm80/bwd_kernel.cuh", "launch_bwd<{arch_enum}, {dtype_enum}, {head_dim}, {causal}>")
 
 # The sm90a backward: the wgmma/TMA kernel (also in deterministic mode); the mma.sync one of
-# _SM80_BWD only for layouts the TMA cannot describe (kernels/hopper/bwd_kernel.cuh).
-_SM90A_BWD = _mainloop("kernels/hopper/bwd_kernel.cuh", "hopper::launch_bwd<{dtype_enum}, {head_dim}, {causal}>")
+# _SM80_BWD only for layouts the TMA cannot describe (kernels/hopper/bwd_launch.cuh).
+_SM90A_BWD = _mainloop("kernels/hopper/bwd_launch.cuh", "hopper::launch_bwd<{dtype_enum}, {head_dim}, {causal}>")
 
 # KV-cache attention (split-KV decode, chunked prefill): one mma.sync kernel for every arch (decode
 # is bound by HBM bandwidth, not by the tensor cores); causal, window, softcap, paging and the

@@ -53,12 +53,10 @@
 #include <cstdint>
 
 #include "kernels/flash_bwd_api.h"
-#include "kernels/sm80/bwd_kernel.cuh"
+#include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
+#include "kernels/hopper/bwd_cta.cuh"
 #include "kernels/hopper/dq_writer.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
-#include "kernels/hopper/bwd_block_order.cuh"
-#include "kernels/hopper/bwd_tensor_map.h"
-#include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 #include "kernels/hopper/wgmma.cuh"
@@ -87,12 +85,6 @@ struct BwdSharedStorage {
   uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
 };
 
-struct BwdTensorMaps {
-  CUtensorMap q, dout;  // boxes of 64 rows
-  CUtensorMap k, v;     // boxes of kBlockN rows
-  CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh)
-};
-
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
@@ -105,8 +97,6 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kDTiles = kHeadDim / 8;  // n8 groups of dK, dV
   constexpr int kQTiles = kBlockM / 8;   // n8 groups of S^T, dP^T (query columns)
-  constexpr uint32_t kTileBytes = kBlockM * kHeadDim * sizeof(Element);
-  constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
   // dQ (kBlockM x kHeadDim over all kBlockN keys) in 64 x 64 slices, one per consumer: by
   // columns at head_dim 128 (64 query rows), by query rows at head_dim 64 (128 rows).
   constexpr bool kDqSplitsColumns = kHeadDim == 64 * kPolicy.consumer_wgs;
@@ -120,132 +110,21 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   extern __shared__ unsigned char smem_raw[];
   Smem& smem = *reinterpret_cast<Smem*>(align_shared<1024>(smem_raw));
 
-  // Deterministic causal runs the key blocks in reverse launch order (see the dQ reduction below).
-  int n_block, group_index;
-  order.block_of(blockIdx.x, kDeterministic && kCausal, n_block, group_index);
-  const int head_kv = group_index % p.heads_kv;  // GQA: the CTA walks every query head of this k/v head's group
-  const int batch = group_index / p.heads_kv;
-  const int group = p.heads / p.heads_kv;
-  const int n0 = n_block * kBlockN;
-  const bool varlen = p.cu_seqlens_q != nullptr;
-  const int tma_batch = varlen ? 0 : batch;  // packed varlen: one TMA batch entry holds every row
-  const SeqInfo seq(p, batch, p.seqlen_q, p.seqlen_k);
-  const AttentionMask<kCausal> mask(seq, p);
-  // The query blocks that see this key block (the window's), for each query head of the group:
-  // steps i = 0 .. steps - 1 walk (head, block) head-major.
-  int m_begin = 0, m_end = 0;
-  if (n0 < seq.seqlen_k) mask.query_blocks(n0, kBlockN, kBlockM, m_begin, m_end);
-  const int m_count = max(m_end - m_begin, 0);
-  const int steps = m_count * group;
-  auto step_head = [&](int i) { return head_kv * group + i / m_count; };
-  auto step_block = [&](int i) { return m_begin + i % m_count; };
-  // Rows of a query head in lse's layout (dsum and dq_accum's rows are laid out alike).
-  auto stats_row0 = [&](int h) {
-    return varlen ? static_cast<int64_t>(h) * p.total_q + seq.row0_q
-                  : (static_cast<int64_t>(batch) * p.heads + h) * p.seqlen_q;
-  };
+  const BwdCta<kCausal> cta = BwdCta<kCausal>::of_this_block(p, order, kDeterministic && kCausal, kBlockM, kBlockN);
+  const SeqInfo& seq = cta.seq;
+  const AttentionMask<kCausal>& mask = cta.mask;
+  const int n0 = cta.n0;
+  const int steps = cta.steps;
+  auto step_head = [&](int i) { return cta.step_head(i); };
+  auto step_block = [&](int i) { return cta.step_block(i); };
 
-  if (threadIdx.x == 0) {
-    prefetch_tensor_map(&maps.q);
-    prefetch_tensor_map(&maps.dout);
-    prefetch_tensor_map(&maps.k);
-    prefetch_tensor_map(&maps.v);
-    prefetch_tensor_map(&maps.dq_accum);
-    mbar_init(&smem.kv_full, 1);
-    mbar_init(&smem.aux, 1);
-#pragma unroll
-    for (int s = 0; s < kStages; ++s) {
-      mbar_init(&smem.full[s], 1);
-      mbar_init(&smem.empty[s], kConsumerWarps);
-    }
-    mbar_init_fence();
-  }
+  init_bwd_barriers<kStages>(maps, smem, kConsumerWarps);
   __syncthreads();
 
   if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    if (steps == 0) return;
-    if (threadIdx.x / 32 == kDqWriterWarp) {
-      // Deterministic: dQ rows [64 r, 64 r + 64) take their key blocks' additions in a fixed
-      // order, counted by the int32 semaphore of row block r (zeroed by the preprocess kernel):
-      // the key blocks that see query block m are a prefix 0..n_max(m) (m_begin grows with n).
-      // Non-causal: ascending n, and a CTA waits only for CTAs of its head launched before it
-      // (the launch order is group-major here: chunk_groups 1). Causal: descending n -- block
-      // n's first query block is its diagonal one, where it is then the first to add, instead of
-      // waiting for all lower key blocks to get there -- with n launched in reverse
-      // (BwdBlockOrder) so that again only earlier-launched CTAs are waited for.
-      const int sem_blocks = (p.seqlen_q + 63) / 64;
-      run_dq_writer<kBlockM, kHeadDim, kDeterministic>(
-          &maps.dq_accum, smem.dq, steps, threadIdx.x % 32, seq.seqlen_q, varlen ? seq.row0_q : 0, tma_batch,
-          [&](int i, int& head, int& m) {
-            head = step_head(i);
-            m = step_block(i);
-          },
-          [&](int i) {
-            int n_first, n_end;  // the key blocks that see query block m (the window's)
-            mask.key_blocks(step_block(i) * kBlockM, kBlockM, kBlockN, n_first, n_end);
-            return kCausal ? n_end - 1 - n_block : n_block - n_first;
-          },
-          [&](int head, int row_block) {
-            return p.dq_semaphore + (static_cast<int64_t>(batch) * p.heads + head) * sem_blocks + row_block;
-          });
-      return;
-    }
-    if (threadIdx.x != 0) return;
-    // Packed varlen: rows past a sequence -- the next sequence's, or past the packed data -- may
-    // hold anything, NaN included, and 0 * NaN is NaN in every product here (dV += P^T dO,
-    // dK += dS^T Q, dQ += dS K): a tile reaching past its sequence is loaded on the aux barrier,
-    // those rows zeroed, and only then published, so a NaN stays in its own sequence.
-    uint32_t aux_parity = 0;
-    // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
-    auto zero_rows = [&](Element* tile, int rows, int from) {
-      unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
-      for (int cb = 0; cb < kHeadDim / 64; ++cb) {
-        for (int r = max(from, 0); r < rows; ++r) {
-          uint4* line = reinterpret_cast<uint4*>(bytes + (cb * rows + r) * 128);
-#pragma unroll
-          for (int c = 0; c < 8; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
-        }
-      }
-    };
-    const int k_row0 = seq.row0_k + n0;
-    const int k_rows_in_seq = seq.seqlen_k - n0;  // rows of this key block inside the sequence
-    // (Dense with seqused_k too: keys past the used prefix are in the tensor and may hold anything.)
-    const bool patch_kv = (varlen || p.seqused_k != nullptr) && k_rows_in_seq < kBlockN;
-    uint64_t* kv_bar = patch_kv ? &smem.aux : &smem.kv_full;
-    mbar_arrive_expect_tx(kv_bar, 2 * kKVBytes);
-    load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, kv_bar, k_row0, head_kv, tma_batch);
-    load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, kv_bar, k_row0, head_kv, tma_batch);
-    if (patch_kv) {
-      mbar_wait(&smem.aux, aux_parity);
-      aux_parity ^= 1;
-      zero_rows(smem.k, kBlockN, k_rows_in_seq);
-      zero_rows(smem.v, kBlockN, k_rows_in_seq);
-      fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
-      mbar_arrive(&smem.kv_full);
-    }
-    PipelineState<kStages> st;
-    for (int i = 0; i < steps; ++i, ++st.count) {
-      const int s = st.stage();
-      const int h = step_head(i);
-      const int q_row0 = seq.row0_q + step_block(i) * kBlockM;
-      const int q_rows_in_seq = seq.seqlen_q - step_block(i) * kBlockM;
-      const bool patch = varlen && q_rows_in_seq < kBlockM;
-      uint64_t* bar = patch ? &smem.aux : &smem.full[s];
-      mbar_wait(&smem.empty[s], st.parity() ^ 1);
-      mbar_arrive_expect_tx(bar, 2 * kTileBytes);
-      load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], bar, q_row0, h, tma_batch);
-      load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], bar, q_row0, h, tma_batch);
-      if (patch) {
-        mbar_wait(&smem.aux, aux_parity);
-        aux_parity ^= 1;
-        zero_rows(smem.q[s], kBlockM, q_rows_in_seq);
-        zero_rows(smem.dout[s], kBlockM, q_rows_in_seq);
-        fence_view_async_shared();
-        mbar_arrive(&smem.full[s]);
-      }
-    }
+    run_bwd_producer<Element, kHeadDim, kBlockM, kBlockN, kStages, kCausal, kDeterministic>(p, maps, smem, cta);
     return;
   }
 
@@ -275,7 +154,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     constexpr int kStatSlots = 2 * kBlockM / 128;
     static_assert(kStatSlots * 128 == 2 * kBlockM, "lse + D rows of a block are a multiple of 128");
     auto load_stats = [&](int step, float(&v)[kStatSlots]) {
-      const int64_t row0 = stats_row0(step_head(step));
+      const int64_t row0 = cta.stats_row0(p, step_head(step));
       const int m = step_block(step);
 #pragma unroll
       for (int i = 0; i < kStatSlots; ++i) {
@@ -454,123 +333,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     }
   }
 
-  // Epilogue: dK (times the softmax scale) and dV of this thread's keys, summed over the group's
-  // query heads; keys no query sees get 0.
-  Element* dk_base = static_cast<Element*>(p.dk) + batch * p.dk_batch_stride + head_kv * p.dk_head_stride;
-  Element* dv_base = static_cast<Element*>(p.dv) + batch * p.dv_batch_stride + head_kv * p.dv_head_stride;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int key = kn0 + key_row + 8 * h;
-    if (key < seq.seqlen_k) {
-      Element* dk_row = dk_base + static_cast<int64_t>(seq.row0_k + key) * p.dk_row_stride;
-      Element* dv_row = dv_base + static_cast<int64_t>(seq.row0_k + key) * p.dv_row_stride;
-#pragma unroll
-      for (int t = 0; t < kDTiles; ++t) {
-        // n8 groups past the call's head_dim (head_dim_v) are not dK's (dV's)
-        if (8 * t < p.head_dim) {
-          *reinterpret_cast<uint32_t*>(dk_row + 8 * t + 2 * (lane % 4)) =
-              Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
-        }
-        if (8 * t < p.head_dim_v) {
-          *reinterpret_cast<uint32_t*>(dv_row + 8 * t + 2 * (lane % 4)) =
-              Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
-        }
-      }
-    }
-  }
-}
-
-template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
-cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
-  using Traits = typename TraitsFor<kDType>::type;
-  using Element = typename Traits::Element;
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
-  constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
-  constexpr size_t kSmemBytes =
-      sizeof(BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>) + 1024;
-  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
-  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
-  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
-  if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
-  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
-  // Deterministic: one semaphore per 64 query rows (kBwdBlockM, the layout the preprocess zeroes).
-  static_assert(kBwdBlockM == 64, "the dQ semaphores count 64-row blocks");
-  if (kDeterministic && (p.dq_semaphore == nullptr ||
-                         p.dq_semaphore_count < static_cast<int64_t>((p.seqlen_q + 63) / 64) * p.batch * p.heads)) {
-    return cudaErrorInvalidValue;
-  }
-  const int64_t rows = bwd::rows_of_stats(p);
-  const int64_t row_blocks = (rows + 3) / 4;
-  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
-
-  BwdTensorMaps maps;
-  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
-  cudaError_t err = make_bshd_tensor_maps(
-      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
-        p.q_head_stride, kPolicy.block_m, p.head_dim},
-       {&maps.dout, p.dout, t.rows_q, p.heads, t.batch_stride(p.do_batch_stride, p.do_row_stride, t.rows_q),
-        p.do_row_stride, p.do_head_stride, kPolicy.block_m, p.head_dim_v},
-       {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
-        p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
-       {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
-        p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v}},
-      kDType, t.batch);
-  // dq_accum: (batch, heads, seqlen_q, kHeadDim) dense, (heads, total_q, kHeadDim) packed -- the
-  // rows of lse's layout, kHeadDim wide at every head dim (flash_bwd_api.h); the map's row bound
-  // clips the TMA's reduce-adds there.
-  if (err == cudaSuccess) {
-    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kHeadDim, t.rows_q, p.heads, t.batch, kPolicy.block_m);
-  }
-  // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
-  if (err != cudaSuccess || bwd::sm90_mma_sync_requested()) {
-    return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
-  }
-
-  constexpr auto kernel = &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
-  err = ensure_dynamic_smem<kernel>(kSmemBytes);
-  if (err != cudaSuccess) return err;
-
-  // One CTA per (key block, k/v head, batch), in a 1-D grid ordered by BwdBlockOrder.
-  BwdBlockOrder order;
-  order.n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
-  const int64_t groups = static_cast<int64_t>(p.heads_kv) * p.batch;
-  const int64_t grid = order.n_blocks * groups;
-  if (grid > 0x7fffffff) return cudaErrorInvalidConfiguration;
-  order.groups = static_cast<int>(groups);
-  int sm_count = 0;
-  err = multiprocessor_count(&sm_count);
-  if (err != cudaSuccess) return err;
-  // Q and dO of one group: its query heads' rows, kHeadDim wide (the tiles the TMA brings in).
-  const int64_t group_qdo_bytes =
-      static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
-  order.chunk_groups =
-      kDeterministic ? 1 : bwd_chunk_groups(kCausal, order.n_blocks, order.groups, sm_count, group_qdo_bytes);
-
-  BwdParams params = p;
-  if (!kDeterministic) params.dq_semaphore = nullptr;
-  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
-  err = cudaGetLastError();
-  if (err != cudaSuccess) return err;
-  kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
-  err = cudaGetLastError();
-  if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
-  return cudaGetLastError();
-}
-
-// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with
-// dQ by atomics or, deterministic, in a fixed key-block order. Head dims above 128 (256: every
-// multiple of 8 in 136..256) run the mma.sync kernel (kernels/sm80/bwd_kernel.cuh, two column
-// parts per key block, kernels/sm80/bwd_tile_policy.h); the wgmma kernel is not instantiated there
-// (its policy and shared storage are for 64 and 128 only).
-template <DType kDType, int kHeadDim, bool kCausal>
-cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  if constexpr (kHeadDim > 128) {
-    return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
-  } else {
-    if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
-    return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);
-  }
+  // Epilogue: this warpgroup's 64 keys, every column.
+  store_dk_dv<Traits, kHeadDim>(p, cta, dk, dv, kn0, 0, warp, lane);
 }
 
 }  // namespace hopper

@@ -59,13 +59,13 @@ __device__ __forceinline__ void fence_proxy_async_global() {
   asm volatile("fence.proxy.async.global;\n" ::: "memory");
 }
 
-// A consumer's 64 x 64 dQ slice (the m64n64 wgmma accumulator: element 4t + 2h + e is row
-// row0 + 16 warp + lane / 4 + 8h, column col0 + 8t + 2 (lane % 4) + e; col0 a multiple of 64)
-// into the swizzled tile. Rows at or past valid_rows get zeros (see the varlen note above).
+// A consumer's 64 x kCols dQ slice (the m64nkCols wgmma accumulator, kCols 64 or 128: element
+// 4t + 2h + e is row row0 + 16 warp + lane / 4 + 8h, column col0 + 8t + 2 (lane % 4) + e; col0 a
+// multiple of 64) into the swizzled tile. Rows at or past valid_rows get zeros (see the varlen note above).
 // 32-bit shared addresses, the box (t / 4) and row half (h) constant offsets: four address
 // registers per thread; generic 64-bit pointers made ptxas hoist sixteen of them and spill.
-template <int kBlockM>
-__device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[32], int row0, int col0, int warp,
+template <int kBlockM, int kCols = 64>
+__device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kCols / 2], int row0, int col0, int warp,
                                                int lane, int valid_rows) {
   const int r = row0 + warp * 16 + lane / 4;
   // row0 and 16 warp are multiples of 8: the swizzle's row phase (r % 8) is lane / 4.
@@ -78,8 +78,9 @@ __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[32
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const bool keep = r + 8 * h < valid_rows;
+      // box col0 / 32 + tb holds the slice's columns 32 tb .. 32 tb + 31
 #pragma unroll
-      for (int tb = 0; tb < 2; ++tb) {
+      for (int tb = 0; tb < kCols / 32; ++tb) {
         const int t = 4 * tb + tq;
         const float x = keep ? dq[4 * t + 2 * h] : 0.f;
         const float y = keep ? dq[4 * t + 2 * h + 1] : 0.f;

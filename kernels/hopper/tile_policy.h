@@ -82,15 +82,20 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, bool long_rows = false) {
 namespace flashcore {
 namespace hopper {
 
-// Hopper backward tile policy (kernels/hopper/bwd_kernel.cuh). Each consumer warpgroup owns 64
-// keys of the CTA's key block; a query block is the N of S^T = K Q^T.
+// Hopper backward tile policy. Two consumer layouts:
+//   split keys (kernels/hopper/bwd_kernel.cuh): each consumer warpgroup owns 64 keys of the CTA's
+//     key block and every head-dim column of their dK and dV; a query block is the N of S^T = K Q^T;
+//   split head dim (kernels/hopper/bwd_wide_kernel.cuh): both consumers share one 64-key block,
+//     each computes S^T and dP^T for half of the query block and dK, dV, dQ for half of the
+//     head-dim columns, exchanging P^T and dS^T through shared memory.
 struct BwdTilePolicy {
   int block_m;        // query rows per mainloop step (64 or 128)
-  int block_n;        // keys per CTA: 64 per consumer warpgroup
+  int block_n;        // keys per CTA: 64 per consumer warpgroup (split keys) or 64 shared
   int stages;         // Q / dO shared-memory stages
   int consumer_wgs;   // consumer warpgroups (plus one producer warpgroup)
   int producer_regs;  // setmaxnreg budgets, as in FwdTilePolicy
   int consumer_regs;
+  bool split_head_dim = false;
 };
 
 // 128 keys, two consumer warpgroups, two stages. Registers per consumer thread: dK + dV
@@ -103,8 +108,18 @@ struct BwdTilePolicy {
 // dQ's 64 x 64 slices: d128 splits dQ's columns between the consumers, d64 its query rows.
 // Shared memory: K, V (128 x head_dim each), 2 stages of Q and dO (block_m x head_dim each), two
 // dS^T buffers (128 x block_m): 160 KB at head_dim 128 and at 64.
+//
+// Head dim 256 (split head dim): split keys would keep dK + dV of 64 keys x 256 columns, 256
+// registers per thread. Split by columns, a consumer thread holds dK + dV 64 + 64, S^T and dP^T
+// of 64 keys x 32 queries 16 + 16, and the dQ slice (64 queries x 128 columns) 64: 192 at the
+// dQ GEMM. Shared memory: K, V 32 KB each, one stage of Q and dO 32 KB each, P^T and dS^T
+// (64 x 64, double-buffered) 16 KB each, the fp32 dQ tile 64 KB, lse / D rows 1 KB: 227 KB with
+// the 1 KB alignment slack, the whole budget -- a second Q / dO stage (64 KB) does not fit, so
+// the next block's loads overlap only the dQ GEMM and its store.
 constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
-  return head_dim == 64 ? BwdTilePolicy{128, 128, 2, 2, 24, 240} : BwdTilePolicy{64, 128, 2, 2, 24, 240};
+  return head_dim == 64    ? BwdTilePolicy{128, 128, 2, 2, 24, 240}
+         : head_dim == 256 ? BwdTilePolicy{64, 64, 1, 2, 24, 240, true}
+                           : BwdTilePolicy{64, 128, 2, 2, 24, 240};
 }
 
 }  // namespace hopper

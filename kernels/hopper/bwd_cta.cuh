@@ -1,0 +1,226 @@
+// What every sm90a backward CTA does outside its consumers' mainloop, shared by the two consumer
+// layouts (bwd_kernel.cuh: each consumer warpgroup owns 64 keys, head dims 64 and 128;
+// bwd_wide_kernel.cuh: both share 64 keys and split the head dim, 256):
+//   - BwdCta: the CTA's work -- its key block (in BwdBlockOrder's launch order), k/v head and
+//     batch, and the steps it walks: every (query head of the GQA group, query block that sees the
+//     keys), head-major;
+//   - run_bwd_producer: the producer warpgroup -- thread 0 loads K and V once and streams Q and dO
+//     through a kStages-deep TMA + mbarrier pipeline (zeroing rows past a packed sequence), the
+//     dQ-writer warp reduce-adds the consumers' dQ tiles (dq_writer.cuh);
+//   - store_dk_dv: a consumer's dK (times the softmax scale) and dV, straight from registers.
+// Included only through bwd_launch.cuh by the generated sm90a backward TUs (kernels/defs.bzl).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/flash_bwd_api.h"
+#include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
+#include "kernels/hopper/bwd_block_order.cuh"
+#include "kernels/hopper/dq_writer.cuh"
+#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/tma_pipeline.cuh"
+
+namespace flashcore {
+namespace hopper {
+
+struct BwdTensorMaps {
+  CUtensorMap q, dout;   // boxes of 64 rows
+  CUtensorMap k, v;      // boxes of kBlockN rows
+  CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh)
+};
+
+template <bool kCausal>
+struct BwdCta {
+  int n_block, head_kv, batch, group, n0;
+  bool varlen;
+  int tma_batch;  // packed varlen: one TMA batch entry holds every row
+  SeqInfo seq;
+  AttentionMask<kCausal> mask;
+  int m_begin = 0, m_count = 0, steps = 0;
+
+  // The CTA of key block n_block and (batch, k/v head) group group_index (BwdBlockOrder).
+  __device__ __forceinline__ BwdCta(const BwdParams& p, int n_block_, int group_index, int block_m, int block_n)
+      : n_block(n_block_),
+        head_kv(group_index % p.heads_kv),
+        batch(group_index / p.heads_kv),
+        group(p.heads / p.heads_kv),
+        n0(n_block_ * block_n),
+        varlen(p.cu_seqlens_q != nullptr),
+        tma_batch(varlen ? 0 : batch),
+        seq(p, batch, p.seqlen_q, p.seqlen_k),
+        mask(seq, p) {
+    // The query blocks that see this key block (the window's), for each query head of the group.
+    int m_end = 0;
+    if (n0 < seq.seqlen_k) mask.query_blocks(n0, block_n, block_m, m_begin, m_end);
+    m_count = max(m_end - m_begin, 0);
+    steps = m_count * group;
+  }
+
+  // This CTA's work in the launch order. Deterministic causal runs the key blocks in reverse
+  // (run_bwd_producer says why).
+  __device__ __forceinline__ static BwdCta of_this_block(const BwdParams& p, const BwdBlockOrder& order, bool reverse,
+                                                         int block_m, int block_n) {
+    int n, g;
+    order.block_of(blockIdx.x, reverse, n, g);
+    return BwdCta(p, n, g, block_m, block_n);
+  }
+
+  // Step i's query head (GQA: the CTA walks every query head of its k/v head's group) and block.
+  __device__ __forceinline__ int step_head(int i) const { return head_kv * group + i / m_count; }
+  __device__ __forceinline__ int step_block(int i) const { return m_begin + i % m_count; }
+  // First row of query head h in lse's layout (dsum and dq_accum's rows are laid out alike).
+  __device__ __forceinline__ int64_t stats_row0(const BwdParams& p, int h) const {
+    return varlen ? static_cast<int64_t>(h) * p.total_q + seq.row0_q
+                  : (static_cast<int64_t>(batch) * p.heads + h) * p.seqlen_q;
+  }
+
+};
+
+// Thread 0: the tensor maps into the cache and the CTA's mbarriers (the caller syncs).
+template <int kStages, class Smem>
+__device__ __forceinline__ void init_bwd_barriers(const BwdTensorMaps& maps, Smem& smem, int consumer_warps) {
+  if (threadIdx.x != 0) return;
+  prefetch_tensor_map(&maps.q);
+  prefetch_tensor_map(&maps.dout);
+  prefetch_tensor_map(&maps.k);
+  prefetch_tensor_map(&maps.v);
+  prefetch_tensor_map(&maps.dq_accum);
+  mbar_init(&smem.kv_full, 1);
+  mbar_init(&smem.aux, 1);
+#pragma unroll
+  for (int s = 0; s < kStages; ++s) {
+    mbar_init(&smem.full[s], 1);
+    mbar_init(&smem.empty[s], consumer_warps);
+  }
+  mbar_init_fence();
+}
+
+// The producer warpgroup (after its setmaxnreg dealloc): thread 0 loads, warp kDqWriterWarp
+// reduce-adds dQ; the other threads return.
+template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages, bool kCausal, bool kDeterministic,
+          class Smem>
+__device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTensorMaps& maps, Smem& smem,
+                                                 const BwdCta<kCausal>& cta) {
+  constexpr uint32_t kTileBytes = kBlockM * kHeadDim * sizeof(Element);
+  constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
+  const SeqInfo& seq = cta.seq;
+  if (cta.steps == 0) return;
+  if (threadIdx.x / 32 == kDqWriterWarp) {
+    // Deterministic: dQ rows [64 r, 64 r + 64) take their key blocks' additions in a fixed order,
+    // counted by the int32 semaphore of row block r (zeroed by the preprocess kernel): the key
+    // blocks that see query block m are a prefix 0..n_max(m) (m_begin grows with n). Non-causal:
+    // ascending n, and a CTA waits only for CTAs of its head launched before it (the launch order
+    // is group-major here: chunk_groups 1). Causal: descending n -- block n's first query block is
+    // its diagonal one, where it is then the first to add, instead of waiting for all lower key
+    // blocks to get there -- with n launched in reverse (BwdBlockOrder) so that again only
+    // earlier-launched CTAs are waited for.
+    const int sem_blocks = (p.seqlen_q + 63) / 64;
+    run_dq_writer<kBlockM, kHeadDim, kDeterministic>(
+        &maps.dq_accum, smem.dq, cta.steps, threadIdx.x % 32, seq.seqlen_q, cta.varlen ? seq.row0_q : 0,
+        cta.tma_batch,
+        [&](int i, int& head, int& m) {
+          head = cta.step_head(i);
+          m = cta.step_block(i);
+        },
+        [&](int i) {
+          int n_first, n_end;  // the key blocks that see query block m (the window's)
+          cta.mask.key_blocks(cta.step_block(i) * kBlockM, kBlockM, kBlockN, n_first, n_end);
+          return kCausal ? n_end - 1 - cta.n_block : cta.n_block - n_first;
+        },
+        [&](int head, int row_block) {
+          return p.dq_semaphore + (static_cast<int64_t>(cta.batch) * p.heads + head) * sem_blocks + row_block;
+        });
+    return;
+  }
+  if (threadIdx.x != 0) return;
+  // Packed varlen: rows past a sequence -- the next sequence's, or past the packed data -- may
+  // hold anything, NaN included, and 0 * NaN is NaN in every product here (dV += P^T dO,
+  // dK += dS^T Q, dQ += dS K): a tile reaching past its sequence is loaded on the aux barrier,
+  // those rows zeroed, and only then published, so a NaN stays in its own sequence.
+  uint32_t aux_parity = 0;
+  // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
+  auto zero_rows = [&](Element* tile, int rows, int from) {
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
+    for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+      for (int r = max(from, 0); r < rows; ++r) {
+        uint4* line = reinterpret_cast<uint4*>(bytes + (cb * rows + r) * 128);
+#pragma unroll
+        for (int c = 0; c < 8; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
+      }
+    }
+  };
+  const int k_row0 = seq.row0_k + cta.n0;
+  const int k_rows_in_seq = seq.seqlen_k - cta.n0;  // rows of this key block inside the sequence
+  // (Dense with seqused_k too: keys past the used prefix are in the tensor and may hold anything.)
+  const bool patch_kv = (cta.varlen || p.seqused_k != nullptr) && k_rows_in_seq < kBlockN;
+  uint64_t* kv_bar = patch_kv ? &smem.aux : &smem.kv_full;
+  mbar_arrive_expect_tx(kv_bar, 2 * kKVBytes);
+  load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, kv_bar, k_row0, cta.head_kv, cta.tma_batch);
+  load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, kv_bar, k_row0, cta.head_kv, cta.tma_batch);
+  if (patch_kv) {
+    mbar_wait(&smem.aux, aux_parity);
+    aux_parity ^= 1;
+    zero_rows(smem.k, kBlockN, k_rows_in_seq);
+    zero_rows(smem.v, kBlockN, k_rows_in_seq);
+    fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
+    mbar_arrive(&smem.kv_full);
+  }
+  PipelineState<kStages> st;
+  for (int i = 0; i < cta.steps; ++i, ++st.count) {
+    const int s = st.stage();
+    const int h = cta.step_head(i);
+    const int q_row0 = seq.row0_q + cta.step_block(i) * kBlockM;
+    const int q_rows_in_seq = seq.seqlen_q - cta.step_block(i) * kBlockM;
+    const bool patch = cta.varlen && q_rows_in_seq < kBlockM;
+    uint64_t* bar = patch ? &smem.aux : &smem.full[s];
+    mbar_wait(&smem.empty[s], st.parity() ^ 1);
+    mbar_arrive_expect_tx(bar, 2 * kTileBytes);
+    load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], bar, q_row0, h, cta.tma_batch);
+    load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], bar, q_row0, h, cta.tma_batch);
+    if (patch) {
+      mbar_wait(&smem.aux, aux_parity);
+      aux_parity ^= 1;
+      zero_rows(smem.q[s], kBlockM, q_rows_in_seq);
+      zero_rows(smem.dout[s], kBlockM, q_rows_in_seq);
+      fence_view_async_shared();
+      mbar_arrive(&smem.full[s]);
+    }
+  }
+}
+
+// A consumer's dK (times the softmax scale) and dV, summed over the group's query heads: the
+// m64nN accumulators of keys key0 + 16 warp + lane / 4 (+ 8) and columns col0 + 8 t +
+// 2 (lane % 4) (+ 1); keys no query sees get 0. Columns past the call's head_dim (head_dim_v)
+// are not dK's (dV's).
+template <class Traits, int kCols, bool kCausal>
+__device__ __forceinline__ void store_dk_dv(const BwdParams& p, const BwdCta<kCausal>& cta, const float (&dk)[kCols / 2],
+                                            const float (&dv)[kCols / 2], int key0, int col0, int warp, int lane) {
+  using Element = typename Traits::Element;
+  Element* dk_base = static_cast<Element*>(p.dk) + cta.batch * p.dk_batch_stride + cta.head_kv * p.dk_head_stride;
+  Element* dv_base = static_cast<Element*>(p.dv) + cta.batch * p.dv_batch_stride + cta.head_kv * p.dv_head_stride;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int key = key0 + warp * 16 + lane / 4 + 8 * h;
+    if (key < cta.seq.seqlen_k) {
+      Element* dk_row = dk_base + static_cast<int64_t>(cta.seq.row0_k + key) * p.dk_row_stride;
+      Element* dv_row = dv_base + static_cast<int64_t>(cta.seq.row0_k + key) * p.dv_row_stride;
+#pragma unroll
+      for (int t = 0; t < kCols / 8; ++t) {
+        const int col = col0 + 8 * t;
+        if (col < p.head_dim) {
+          *reinterpret_cast<uint32_t*>(dk_row + col + 2 * (lane % 4)) =
+              Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
+        }
+        if (col < p.head_dim_v) {
+          *reinterpret_cast<uint32_t*>(dv_row + col + 2 * (lane % 4)) = Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace hopper
+}  // namespace flashcore

@@ -1,0 +1,130 @@
+// The sm90a backward's launch: the preprocess kernel (D = rowsum(dO o O) - dlse, dQ accumulator
+// zeroed; kernels/sm80/bwd_row_kernels.cuh), the main kernel of the head dim's tile policy
+// (bwd_kernel.cuh or bwd_wide_kernel.cuh), and the convert kernel (dQ = dq_accum * scale).
+// Included only by the generated sm90a backward instantiation TUs (kernels/defs.bzl).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/flash_bwd_api.h"
+#include "kernels/hopper/bwd_block_order.cuh"
+#include "kernels/hopper/bwd_cta.cuh"
+#include "kernels/hopper/bwd_kernel.cuh"
+#include "kernels/hopper/bwd_tensor_map.h"
+#include "kernels/hopper/bwd_wide_kernel.cuh"
+#include "kernels/hopper/tensor_map.h"
+#include "kernels/hopper/tile_policy.h"
+#include "kernels/sm80/bwd_kernel.cuh"
+
+namespace flashcore {
+namespace hopper {
+
+// The main kernel of a head dim's layout; only that one is instantiated.
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+constexpr auto bwd_kernel_for() {
+  if constexpr (bwd_tile_policy(kHeadDim).split_head_dim) {
+    return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
+  } else {
+    return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
+  }
+}
+
+template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
+cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
+  using Traits = typename TraitsFor<kDType>::type;
+  using Element = typename Traits::Element;
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
+  using Smem = std::conditional_t<kPolicy.split_head_dim,
+                                  BwdWideSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>,
+                                  BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>>;
+  constexpr size_t kSmemBytes = sizeof(Smem) + 1024;  // + the slack align_shared<1024> may skip
+  static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "shared storage over sm_90's 227 KB");
+  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
+  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
+  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
+  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
+  // Deterministic: one semaphore per 64 query rows (kBwdBlockM, the layout the preprocess zeroes).
+  static_assert(kBwdBlockM == 64, "the dQ semaphores count 64-row blocks");
+  if (kDeterministic && (p.dq_semaphore == nullptr ||
+                         p.dq_semaphore_count < static_cast<int64_t>((p.seqlen_q + 63) / 64) * p.batch * p.heads)) {
+    return cudaErrorInvalidValue;
+  }
+  const int64_t rows = bwd::rows_of_stats(p);
+  const int64_t row_blocks = (rows + 3) / 4;
+  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+
+  BwdTensorMaps maps;
+  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
+  cudaError_t err = make_bshd_tensor_maps(
+      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
+        p.q_head_stride, kPolicy.block_m, p.head_dim},
+       {&maps.dout, p.dout, t.rows_q, p.heads, t.batch_stride(p.do_batch_stride, p.do_row_stride, t.rows_q),
+        p.do_row_stride, p.do_head_stride, kPolicy.block_m, p.head_dim_v},
+       {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
+        p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
+       {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
+        p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v}},
+      kDType, t.batch);
+  // dq_accum: (batch, heads, seqlen_q, kHeadDim) dense, (heads, total_q, kHeadDim) packed -- the
+  // rows of lse's layout, kHeadDim wide at every head dim (flash_bwd_api.h); the map's row bound
+  // clips the TMA's reduce-adds there.
+  if (err == cudaSuccess) {
+    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kHeadDim, t.rows_q, p.heads, t.batch, kPolicy.block_m);
+  }
+  // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
+  if (err != cudaSuccess || bwd::sm90_mma_sync_requested()) {
+    return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+  }
+
+  constexpr auto kernel = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic>();
+  err = ensure_dynamic_smem<kernel>(kSmemBytes);
+  if (err != cudaSuccess) return err;
+
+  // One CTA per (key block, k/v head, batch), in a 1-D grid ordered by BwdBlockOrder.
+  BwdBlockOrder order;
+  order.n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
+  const int64_t groups = static_cast<int64_t>(p.heads_kv) * p.batch;
+  const int64_t grid = order.n_blocks * groups;
+  if (grid > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  order.groups = static_cast<int>(groups);
+  int sm_count = 0;
+  err = multiprocessor_count(&sm_count);
+  if (err != cudaSuccess) return err;
+  // Q and dO of one group: its query heads' rows, kHeadDim wide (the tiles the TMA brings in).
+  const int64_t group_qdo_bytes =
+      static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
+  order.chunk_groups =
+      kDeterministic ? 1 : bwd_chunk_groups(kCausal, order.n_blocks, order.groups, sm_count, group_qdo_bytes);
+
+  BwdParams params = p;
+  if (!kDeterministic) params.dq_semaphore = nullptr;
+  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  return cudaGetLastError();
+}
+
+// The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with dQ
+// through the dQ writer, deterministic or not. Head dims 64 and 128 split the keys between the
+// consumers (bwd_kernel.cuh), 256 splits the head dim (bwd_wide_kernel.cuh; every multiple of 8
+// in 136..256 runs there). The mma.sync kernel (kernels/sm80/bwd_kernel.cuh) takes only layouts
+// the TMA cannot describe.
+template <DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
+  static_assert(kHeadDim == 64 || kHeadDim == 128 || kHeadDim == 256, "no sm90a backward tile policy for this head dim");
+  if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
+  return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);
+}
+
+}  // namespace hopper
+}  // namespace flashcore

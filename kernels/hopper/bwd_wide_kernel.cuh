@@ -1,0 +1,284 @@
+// Hopper (sm_90a) attention backward main kernel at head dim 256 (every multiple of 8 in 136..256
+// runs here, the TMA zero-filling the columns past the call's head dim): wgmma with the two
+// consumer warpgroups splitting the head dim instead of the keys (tile_policy.h says why:
+// bwd_kernel.cuh's layout would hold 256 fp32 of dK + dV per thread).
+//   - one CTA per (64-key block, k/v head, batch), in BwdBlockOrder's order; the producer
+//     warpgroup, the dQ writer and the dK / dV epilogue are bwd_cta.cuh's, as in bwd_kernel.cuh;
+//     Q and dO come through a one-stage pipeline (a second does not fit next to the dQ tile);
+//   - per 64-row query block, consumer c (0, 1) computes for query rows [32 c, 32 c + 32)
+//         S^T  = K Q^T,  dP^T = V dO^T                     (SS, m64n32: all 64 keys)
+//         P^T  = exp2(S^T * scale * log2 e - lse * log2 e)  (masked), dS^T = P^T o (dP^T - D)
+//     and stores both to shared memory ([64 keys][64 queries] tiles, 128-byte swizzled,
+//     double-buffered); after a 256-thread barrier makes both halves visible, for head-dim
+//     columns [128 c, 128 c + 128)
+//         dV += P^T dO,  dK += dS^T Q                       (SS, m64n128, dO / Q MN-major)
+//         dQ_slice = dS K                                   (SS, m64n128, both MN-major)
+//     the dQ slice going to the writer's fp32 tile (dq_writer.cuh) as in bwd_kernel.cuh.
+// Against the mma.sync kernel it replaces on sm90a (kernels/sm80/bwd_kernel.cuh: two 128-column
+// parts per key block, each recomputing S and dP, 1.4x the FLOPs, at 8 warps with spills) this
+// does each product once on the tensor cores' async path. The price: S^T and dP^T at N = 32 read
+// 3 KB of shared memory per 16 clocks of tensor work (over the 128 B/clock limit), and P^T makes a
+// shared-memory round trip.
+// Included only through bwd_launch.cuh by the generated sm90a backward TUs (kernels/defs.bzl).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/flash_bwd_api.h"
+#include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
+#include "kernels/hopper/bwd_cta.cuh"
+#include "kernels/hopper/dq_writer.cuh"
+#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/tile_policy.h"
+#include "kernels/hopper/tma_pipeline.cuh"
+#include "kernels/hopper/wgmma.cuh"
+
+namespace flashcore {
+namespace hopper {
+
+template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
+struct BwdWideSharedStorage {
+  // [kHeadDim / 64 column blocks][rows][64 elements] tiles, as the TMA box writes them.
+  alignas(1024) Element k[kBlockN * kHeadDim];
+  alignas(1024) Element v[kBlockN * kHeadDim];
+  alignas(1024) Element q[kStages][kBlockM * kHeadDim];
+  alignas(1024) Element dout[kStages][kBlockM * kHeadDim];
+  // P^T and dS^T of a query block: [kBlockN keys][kBlockM = 64 queries], one 128-byte swizzled row
+  // per key. Double-buffered: block m + 1's are written while the other consumer may still be in
+  // block m's GEMMs; it has finished block m - 1's before it reaches block m's barrier.
+  alignas(1024) Element pt[2][kBlockN * kBlockM];
+  alignas(1024) Element ds[2][kBlockN * kBlockM];
+  // fp32 dQ of one query block, both consumers' column halves, for the dQ writer (dq_writer.cuh).
+  alignas(1024) float dq[kBlockM * kHeadDim];
+  float lse[2][2][kBlockM / 2];   // [consumer][buffer]: its query rows' lse * log2(e), +inf where P must be 0
+  float dsum[2][2][kBlockM / 2];  // [consumer][buffer]: D
+  uint64_t kv_full;
+  uint64_t full[kStages], empty[kStages];
+  uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
+};
+
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
+    bwd_wide_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps,
+                    BwdBlockOrder order) {
+  using Element = typename Traits::Element;
+  constexpr DType kDType = Traits::kDType;
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr int kBlockM = kPolicy.block_m;
+  constexpr int kBlockN = kPolicy.block_n;
+  constexpr int kStages = kPolicy.stages;
+  constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
+  constexpr int kQueries = kBlockM / 2;  // query columns of S^T, dP^T per consumer
+  constexpr int kQTiles = kQueries / 8;  // their n8 groups
+  constexpr int kCols = kHeadDim / 2;    // head-dim columns of dK, dV, dQ per consumer
+  static_assert(kPolicy.split_head_dim && kPolicy.consumer_wgs == 2, "two consumers splitting the head dim");
+  static_assert(kBlockM == 64 && kBlockN == 64, "64 x 64 P^T / dS^T tiles: one swizzled 128-byte row per key");
+  static_assert(kHeadDim == 256, "column halves of 128: the m64n128 dK / dV / dQ wgmma and 64-aligned dQ slices");
+  using Smem = BwdWideSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
+
+  extern __shared__ unsigned char smem_raw[];
+  Smem& smem = *reinterpret_cast<Smem*>(align_shared<1024>(smem_raw));
+
+  const BwdCta<kCausal> cta = BwdCta<kCausal>::of_this_block(p, order, kDeterministic && kCausal, kBlockM, kBlockN);
+  init_bwd_barriers<kStages>(maps, smem, kConsumerWarps);
+  __syncthreads();
+
+  if (threadIdx.x / 128 == 0) {
+    warpgroup_reg_dealloc<kPolicy.producer_regs>();
+    run_bwd_producer<Element, kHeadDim, kBlockM, kBlockN, kStages, kCausal, kDeterministic>(p, maps, smem, cta);
+    return;
+  }
+
+  warpgroup_reg_alloc<kPolicy.consumer_regs>();
+  const int cwg = threadIdx.x / 128 - 1;
+  const int warp = (threadIdx.x / 32) % 4;
+  const int lane = threadIdx.x % 32;
+  const int key_row = warp * 16 + lane / 4;  // this thread's keys: n0 + key_row (+ 8)
+  const int q_half = cwg * kQueries;         // this consumer's query rows of S^T and dP^T
+  const int col0 = cwg * kCols;              // and head-dim columns of dK, dV and dQ
+  const SeqInfo& seq = cta.seq;
+  const AttentionMask<kCausal>& mask = cta.mask;
+  const int n0 = cta.n0;
+  const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
+  const float scale_over_softcap = p.softcap > 0.f ? p.softmax_scale / p.softcap : 0.f;
+
+  float dk[kCols / 2];
+  float dv[kCols / 2];
+#pragma unroll
+  for (int i = 0; i < kCols / 2; ++i) dk[i] = dv[i] = 0.f;
+
+  if (cta.steps > 0) {
+    mbar_wait(&smem.kv_full, 0);
+    // lse (threads 0..31) and D (32..63) of this consumer's query rows; block m + 1's are loaded
+    // into registers during block m, so the global-load latency is not waited for at the barrier.
+    const int slot = threadIdx.x % 128;
+    auto load_stat = [&](int step) {
+      const int query = cta.step_block(step) * kBlockM + q_half + slot % kQueries;
+      const int64_t row0 = cta.stats_row0(p, cta.step_head(step));
+      if (slot >= 2 * kQueries) return 0.f;
+      const bool is_lse = slot < kQueries;
+      return query < seq.seqlen_q ? __ldg((is_lse ? p.lse : p.dsum) + row0 + query) : (is_lse ? -INFINITY : 0.f);
+    };
+    float stat = load_stat(0);
+    PipelineState<kStages> st;
+    for (int step = 0; step < cta.steps; ++step, ++st.count) {
+      const int s = st.stage();
+      const int m0 = cta.step_block(step) * kBlockM;
+      // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
+      // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for rows
+      // past seqlen_q or that see no key (-inf), so P = 0 there.
+      const int buf = step & 1;
+      if (slot < kQueries) {
+        smem.lse[cwg][buf][slot] = bwd::lse_log2(stat);
+      } else if (slot < 2 * kQueries) {
+        smem.dsum[cwg][buf][slot - kQueries] = stat;
+      }
+      if (step + 1 < cta.steps) stat = load_stat(step + 1);
+      mbar_wait(&smem.full[s], st.parity());
+
+      // S^T = K Q^T and dP^T = V dO^T over this consumer's query rows, two commit groups.
+      float sacc[kQTiles * 4];
+      float dpacc[kQTiles * 4];
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        wgmma_ss<kQueries, kDType>(sacc, kmajor_desc<kBlockN>(smem.k, 0, kk), kmajor_desc<kBlockM>(smem.q[s], q_half, kk),
+                                   kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+#pragma unroll
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        wgmma_ss<kQueries, kDType>(dpacc, kmajor_desc<kBlockN>(smem.v, 0, kk),
+                                   kmajor_desc<kBlockM>(smem.dout[s], q_half, kk), kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+
+      named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
+
+      // P^T while dP^T is in flight. Element 4t + 2h + e: key n0 + key_row + 8h, query
+      // m0 + q_half + 8t + 2 (lane % 4) + e.
+      wgmma_wait<1>();
+      fence_operands(sacc);
+      if (p.softcap > 0.f) softcap_scores(sacc, scale_over_softcap);  // S^T becomes tanh(...)
+#pragma unroll
+      for (int t = 0; t < kQTiles; ++t) {
+        const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          sacc[4 * t + 2 * h] = exp2_approx(sacc[4 * t + 2 * h] * scale_log2 - l.x);
+          sacc[4 * t + 2 * h + 1] = exp2_approx(sacc[4 * t + 2 * h + 1] * scale_log2 - l.y);
+        }
+      }
+      // Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not 0) and keys outside a row's
+      // window. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
+      if (mask.block_needs_mask(m0 + q_half, kQueries, n0, kBlockN)) {
+#pragma unroll
+        for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int key = n0 + key_row + 8 * h;
+              const int query = m0 + q_half + 8 * t + 2 * (lane % 4) + e;
+              const KeyRange keys = mask.keys_of_row(query);
+              if (key < keys.lo || key >= keys.hi) sacc[4 * t + 2 * h + e] = 0.f;
+            }
+          }
+        }
+      }
+      wgmma_wait<0>();
+      fence_operands(dpacc);
+      // dS^T = P^T o (dP^T - D), in dpacc.
+#pragma unroll
+      for (int t = 0; t < kQTiles; ++t) {
+        const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[cwg][buf][8 * t + 2 * (lane % 4)]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          dpacc[4 * t + 2 * h] = sacc[4 * t + 2 * h] * (dpacc[4 * t + 2 * h] - d.x);
+          dpacc[4 * t + 2 * h + 1] = sacc[4 * t + 2 * h + 1] * (dpacc[4 * t + 2 * h + 1] - d.y);
+        }
+      }
+      if (p.softcap > 0.f) {
+        // Softcap's derivative 1 - tanh^2, tanh recovered from P (as bwd_kernel.cuh does).
+        const float inv_scale_log2 = reciprocal_here(scale_log2);
+#pragma unroll
+        for (int t = 0; t < kQTiles; ++t) {
+          const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const float prob = sacc[4 * t + i];
+            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
+            dpacc[4 * t + i] = prob > 0.f ? dpacc[4 * t + i] * (1.f - th * th) : 0.f;
+          }
+        }
+      }
+      // P^T and dS^T into this block's buffers, swizzled as the TMA would write a [keys][64] tile:
+      // query columns q_half + 8t .. + 7 are 16-byte chunk q_half / 8 + t of key row r.
+      const uint32_t pt_tile = smem_u32(smem.pt[buf]);
+      const uint32_t ds_tile = smem_u32(smem.ds[buf]);
+#pragma unroll
+      for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = key_row + 8 * h;
+          const uint32_t offset = r * 128 + (((q_half / 8 + t) ^ (r % 8)) * 16) + (lane % 4) * 4;
+          const uint32_t pv = Traits::pack2(sacc[4 * t + 2 * h], sacc[4 * t + 2 * h + 1]);
+          const uint32_t dsv = Traits::pack2(dpacc[4 * t + 2 * h], dpacc[4 * t + 2 * h + 1]);
+          asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(pt_tile + offset), "r"(pv) : "memory");
+          asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(ds_tile + offset), "r"(dsv) : "memory");
+        }
+      }
+      fence_view_async_shared();
+      named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' P^T and dS^T halves are written
+
+      // dV += P^T dO and dK += dS^T Q over this consumer's columns (one group), then
+      // dQ_slice = dS K (another group).
+      const int col_block = col0 / 64;  // the 64-column blocks of the Q, dO and K tiles
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk) {
+        wgmma_ss<kCols, kDType, 0, 1>(dv, kmajor_desc<kBlockN>(smem.pt[buf], 0, kk),
+                                      v_desc<kBlockM>(smem.dout[s] + col_block * kBlockM * 64, kk), 1);
+      }
+#pragma unroll
+      for (int kk = 0; kk < kBlockM / 16; ++kk) {
+        wgmma_ss<kCols, kDType, 0, 1>(dk, kmajor_desc<kBlockN>(smem.ds[buf], 0, kk),
+                                      v_desc<kBlockM>(smem.q[s] + col_block * kBlockM * 64, kk), 1);
+      }
+      wgmma_commit();
+      float dq[kCols / 2];
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major. B = K (16 keys x kCols
+        // columns), MN-major, from column block col_block on.
+        const uint64_t a = smem_desc_sw128(ds_tile + 16 * kk * 128, kBlockN * 128, 1024);
+        const uint64_t b =
+            smem_desc_sw128(smem_u32(smem.k) + col_block * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
+        wgmma_ss<kCols, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+      }
+      wgmma_commit();
+      wgmma_wait<1>();
+      fence_operands(dv);
+      fence_operands(dk);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
+      wgmma_wait<0>();
+      fence_operands(dq);
+      // dQ slice to the writer's tile (dq_writer.cuh).
+      named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
+      store_dq_slice<kBlockM, kCols>(smem.dq, dq, 0, col0, warp, lane, seq.seqlen_q - m0);
+      fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
+      named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
+    }
+  }
+
+  // Epilogue: all 64 keys, this consumer's columns.
+  store_dk_dv<Traits, kCols>(p, cta, dk, dv, n0, col0, warp, lane);
+}
+
+}  // namespace hopper
+}  // namespace flashcore
