@@ -119,7 +119,7 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
     // earlier-launched CTAs are waited for.
     const int sem_blocks = (p.seqlen_q + 63) / 64;
     run_dq_writer<kBlockM, kHeadDim, kDeterministic>(
-        &maps.dq_accum, smem.dq, cta.steps, threadIdx.x % 32, seq.seqlen_q, cta.varlen ? seq.row0_q : 0,
+        &maps.dq_accum, smem.dq, cta.steps, threadIdx.x % 32, p.head_dim, seq.seqlen_q, cta.varlen ? seq.row0_q : 0,
         cta.tma_batch,
         [&](int i, int& head, int& m) {
           head = cta.step_head(i);

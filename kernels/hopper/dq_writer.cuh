@@ -96,10 +96,14 @@ __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kC
 // head and block; deterministic mode also calls `waits(i)`: how many key blocks add to that block
 // before this CTA (the semaphore value to wait for), and `semaphore(head, row_block)`.
 template <int kBlockM, int kHeadDim, bool kDeterministic, class Block, class Waits, class Semaphore>
-__device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const float* tile, int steps, int lane,
+__device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const float* tile, int steps, int lane, int head_dim,
                                               int seqlen_q, int row0_q, int batch_coord, Block block, Waits waits,
                                               Semaphore semaphore) {
   constexpr int kBoxes = kHeadDim / 32;
+  // A head dim below kHeadDim: the boxes past it hold zeros (Q, dO and K are zero-filled there)
+  // that the convert kernel never reads, so they are not added -- at 192 on the 256 kernel that is
+  // a quarter of the dQ traffic into L2, which bounds the head-dim-256 backward.
+  const int boxes = min(kBoxes, (head_dim + 31) / 32);
   constexpr int kRowBlocks = kBlockM / 64;  // 64-row blocks (one semaphore each) per query block
   named_barrier_arrive(kDqEmptyBarrier, kDqBarrierThreads);  // the tile starts free
   for (int i = 0; i < steps; ++i) {
@@ -121,7 +125,7 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
       }
 #pragma unroll
       for (int b = 0; b < kBoxes; ++b) {
-        tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
+        if (b < boxes) tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
       }
       tma_store_commit();
       tma_store_wait_read();
