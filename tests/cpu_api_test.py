@@ -38,8 +38,9 @@ def test_build_info_lists_every_compiled_kernel():
     # The instantiated head dims; every other multiple of 8 up to 256 runs on the next one up.
     assert _checks.KERNEL_HEAD_DIMS == (64, 96, 128, 256) and _checks.BWD_KERNEL_HEAD_DIMS == (64, 128, 256)
     every = [(a, t, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for c in (False, True)]
-    want_bwd = {(a, t, d, c) for a, t, c in every for d in _checks.BWD_KERNEL_HEAD_DIMS}
-    # The sm90a forward also has 192 (kernels/BUILD.bazel FWD_HEAD_DIMS).
+    # sm90a also has 192, forward and backward (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS).
+    want_bwd = {(a, t, d, c) for a, t, c in every for d in _checks.BWD_KERNEL_HEAD_DIMS} | {
+        ("sm90a", t, 192, c) for t in ("fp16", "bf16") for c in (False, True)}
     want = {(a, t, d, c) for a, t, c in every for d in _checks.KERNEL_HEAD_DIMS} | {
         ("sm90a", t, 192, c) for t in ("fp16", "bf16") for c in (False, True)}
     assert got == want

@@ -1,6 +1,6 @@
 """CPU suite for the head dims (issue 15; no GPU): every multiple of 8 from 8 to 256 is accepted and
-runs on the next instantiated head dim (forward 64, 96, 128 or 256, the sm90a forward also 192;
-backward 64, 128 or 256) with predicated loads and stores;
+runs on the next instantiated head dim (forward 64, 96, 128 or 256, backward 64, 128 or 256;
+sm90a also 192 in both) with predicated loads and stores;
 anything else raises a ValueError naming the supported set. Checked here: the validation errors
 of every entry point, the accepted set, the default softmax scale 1/sqrt(head_dim), the fake
 (meta) implementations' output shapes, the extension's choice of instantiation (kernel_head_dim
@@ -49,7 +49,7 @@ def test_supported_head_dims_are_every_multiple_of_8_up_to_256():
 
 def test_kernel_head_dims_are_the_instantiated_ones():
     """Python's KERNEL_HEAD_DIMS (forward) and BWD_KERNEL_HEAD_DIMS are what the build instantiated,
-    per (arch, dtype, causal); the sm90a forward alone also has 192."""
+    per (arch, dtype, causal); sm90a alone also has 192, forward and backward."""
     info = flashcore.build_info()
     for key in ("kernels", "bwd_kernels"):
         per_family = {}
@@ -60,7 +60,7 @@ def test_kernel_head_dims_are_the_instantiated_ones():
             if key == "kernels":
                 assert dims == set(_checks.KERNEL_HEAD_DIMS) | ({192} if arch == "sm90a" else set()), (key, arch)
             else:
-                assert dims == set(_checks.BWD_KERNEL_HEAD_DIMS), (key, arch)
+                assert dims == set(_checks.BWD_KERNEL_HEAD_DIMS) | ({192} if arch == "sm90a" else set()), (key, arch)
 
 
 def test_build_info_lists_the_head_dims_per_arch_and_dtype():
@@ -70,7 +70,7 @@ def test_build_info_lists_the_head_dims_per_arch_and_dtype():
         assert set(got[arch]) == {"fp16", "bf16"}
         for dtype in ("fp16", "bf16"):
             fwd = [64, 96, 128, 192, 256] if arch == "sm90a" else [64, 96, 128, 256]
-            want = {"fwd": fwd, "bwd": [64, 128, 256]}
+            want = {"fwd": fwd, "bwd": [64, 128, 192, 256] if arch == "sm90a" else [64, 128, 256]}
             if arch != "sm80_ptx":  # the KV-cache kernels have SASS libraries only
                 want["decode"] = [64, 128]
             assert got[arch][dtype] == want, (arch, dtype)
@@ -83,8 +83,9 @@ def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):
     for dtype in ("fp16", "bf16"):
         for causal in (False, True):
             got = {d: _C.kernel_head_dim(arch, dtype, d, causal, backward) for d in ACCEPTED}
-            if backward:  # 64, 128, 256 on every arch
-                want = {d: 64 if d <= 64 else 128 if d <= 128 else 256 for d in ACCEPTED}
+            if backward:  # 64, 128, 256 on every arch, and 192 on sm90a
+                want = {d: 64 if d <= 64 else 128 if d <= 128 else 192 if d <= 192 and arch == "sm90a" else 256
+                        for d in ACCEPTED}
             else:  # 64, 96, 128, 256 on every arch, and 192 on sm90a
                 want = {d: 64 if d <= 64 else 96 if d <= 96 else 128 if d <= 128
                         else 192 if d <= 192 and arch == "sm90a" else 256 for d in ACCEPTED}
@@ -275,10 +276,10 @@ def recorded_bwd(monkeypatch):
 
 
 @pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (88, 128), (96, 128), (120, 128),
-                                      (128, 128), (136, 256), (192, 256), (256, 256)])
+                                      (128, 128), (136, 192), (192, 192), (200, 256), (256, 256)])
 def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(recorded_bwd, d, width):
     """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h): the backward's,
-    so 72..96 (forward on 96) take 128; dq/dk/dv, the head_dim argument and the strides are the call's."""
+    so 72..96 (forward on 96) take 128 and, on sm90a, 136..192 take 192; dq/dk/dv, the head_dim argument and the strides are the call's."""
     launched, made = recorded_bwd
     q, k, v, dout, out = (t(1, 64, 2, d) for _ in range(5))
     lse = torch.zeros(1, 2, 64)
@@ -356,7 +357,7 @@ def test_fake_shapes_of_a_value_head_dim_pair():
                                                          (2, 17, 4, 128)]
 
 
-@pytest.mark.parametrize("d, dv, width", [(192, 128, 256), (64, 128, 128), (128, 64, 128), (40, 72, 128)])
+@pytest.mark.parametrize("d, dv, width", [(192, 128, 192), (64, 128, 128), (128, 64, 128), (40, 72, 128)])
 def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(recorded_bwd, d, dv, width):
     """dq_accum is as wide as the kernel of max(head_dim, head_dim_v); head_dim and head_dim_v
     reach the extension as the call's."""

@@ -35,12 +35,13 @@ flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causa
 
 DTYPES = ("fp16", "bf16")
 # Every library's forward: 64, 96, 128 and 256, and its backward: 64, 128 and 256
-# (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS); the sm90a forward also has 192. The backward
-# at 256 is the mma.sync kernel on every arch, sm90a included (its wgmma backward stops at 128).
+# (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS); sm90a also has 192 in both passes. Every
+# sm90a backward head dim has the wgmma kernel (bwd_kernel up to 128, bwd_wide_kernel above).
 FWD_HEAD_DIMS = (64, 96, 128, 256)
 SM90A_FWD_HEAD_DIMS = (64, 96, 128, 192, 256)
 BWD_HEAD_DIMS = (64, 128, 256)
-WGMMA_BWD_HEAD_DIMS = (64, 128)
+SM90A_BWD_HEAD_DIMS = (64, 128, 192, 256)
+HOPPER_BWD_KERNEL = re.compile(r"hopper::bwd_(wide_)?kernel|hopper[0-9]+bwd_(wide_)?kernel")
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
@@ -175,14 +176,14 @@ class SassTest(absltest.TestCase):
 
     def test_sm90a_backward_has_the_wgmma_kernel_and_the_mma_sync_fallback(self):
         self.assertLen(FLAGS.sm90a_bwd_lib, len(DTYPES))
-        want = {(d, h, c) for d in DTYPES for h in BWD_HEAD_DIMS for c in (False, True)}
+        want = {(d, h, c) for d in DTYPES for h in SM90A_BWD_HEAD_DIMS for c in (False, True)}
         self.assertEqual({sm90a_bwd_tu_key(k.member) for k in self.sm90a_bwd}, want,
                          sorted({k.member for k in self.sm90a_bwd}, key=str))
         hopper = collections.defaultdict(list)
         mma_sync = collections.defaultdict(list)
         for k in self.sm90a_bwd:
             key = sm90a_bwd_tu_key(k.member)
-            if "hopper" in k.name and "bwd_kernel" in k.name:
+            if HOPPER_BWD_KERNEL.search(k.name):
                 self.assertIn("HGMMA", k.opcodes, "%s in %s has no HGMMA" % (k.name, k.member))
                 self.assertIn("UTMALDG", k.opcodes, "%s in %s has no UTMALDG" % (k.name, k.member))
                 hopper[key].append(k.name)
@@ -190,12 +191,10 @@ class SassTest(absltest.TestCase):
                 self.assertIn("HMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 mma_sync[key].append(k.name)
-        # Every sm90a backward TU: the mma.sync kernel (layouts the TMA cannot describe; all of head
-        # dim 256), and up to 128 the wgmma kernel (atomic and deterministic dQ); at 256 no wgmma
-        # kernel is instantiated at all.
-        wgmma = {key for key in want if key[1] in WGMMA_BWD_HEAD_DIMS}
-        self.assertEmpty(sorted(key for key in wgmma if not hopper[key]), "sm90a bwd TUs without the wgmma kernel")
-        self.assertEmpty(sorted(key for key in set(hopper) - wgmma), "a wgmma backward above head dim 128")
+        # Every sm90a backward TU: the wgmma kernel (dQ through the writer, default and
+        # deterministic) and the mma.sync kernel (layouts the TMA cannot describe).
+        self.assertEmpty(sorted(key for key in want if len(hopper[key]) != 2),
+                         "sm90a bwd TUs without both wgmma kernels (default, deterministic): %s" % dict(hopper))
         self.assertEmpty(sorted(key for key in want if not mma_sync[key]), "sm90a bwd TUs without the mma.sync kernel")
 
 

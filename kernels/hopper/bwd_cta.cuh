@@ -1,13 +1,14 @@
 // What every sm90a backward CTA does outside its consumers' mainloop, shared by the two consumer
 // layouts (bwd_kernel.cuh: each consumer warpgroup owns 64 keys, head dims 64 and 128;
-// bwd_wide_kernel.cuh: both share 64 keys and split the head dim, 256):
+// bwd_wide_kernel.cuh: both share 64 keys and split the products, 192 and 256):
 //   - BwdCta: the CTA's work -- its key block (in BwdBlockOrder's launch order), k/v head and
 //     batch, and the steps it walks: every (query head of the GQA group, query block that sees the
 //     keys), head-major;
 //   - run_bwd_producer: the producer warpgroup -- thread 0 loads K and V once and streams Q and dO
 //     through a kStages-deep TMA + mbarrier pipeline (zeroing rows past a packed sequence), the
 //     dQ-writer warp reduce-adds the consumers' dQ tiles (dq_writer.cuh);
-//   - store_dk_dv: a consumer's dK (times the softmax scale) and dV, straight from registers.
+//   - store_key_rows / store_dk_dv: a consumer's dK (times the softmax scale) and dV, straight from
+//     registers.
 // Included only through bwd_launch.cuh by the generated sm90a backward TUs (kernels/defs.bzl).
 #pragma once
 
@@ -191,35 +192,41 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   }
 }
 
-// A consumer's dK (times the softmax scale) and dV, summed over the group's query heads: the
-// m64nN accumulators of keys key0 + 16 warp + lane / 4 (+ 8) and columns col0 + 8 t +
-// 2 (lane % 4) (+ 1); keys no query sees get 0. Columns past the call's head_dim (head_dim_v)
-// are not dK's (dV's).
+// Rows of dK or dV from a consumer's m64nkCols accumulator (keys key0 + 16 warp + lane / 4 (+ 8),
+// columns col0 + 8 t + 2 (lane % 4) (+ 1)) times `scale`, summed over the group's query heads;
+// keys past the sequence are not stored, keys no query sees get 0, columns from `cols` on (the
+// call's head_dim or head_dim_v) are not the tensor's.
 template <class Traits, int kCols, bool kCausal>
-__device__ __forceinline__ void store_dk_dv(const BwdParams& p, const BwdCta<kCausal>& cta, const float (&dk)[kCols / 2],
-                                            const float (&dv)[kCols / 2], int key0, int col0, int warp, int lane) {
+__device__ __forceinline__ void store_key_rows(void* out, int64_t batch_stride, int64_t head_stride, int64_t row_stride,
+                                               const float (&acc)[kCols / 2], float scale, int cols,
+                                               const BwdCta<kCausal>& cta, int key0, int col0, int warp, int lane) {
   using Element = typename Traits::Element;
-  Element* dk_base = static_cast<Element*>(p.dk) + cta.batch * p.dk_batch_stride + cta.head_kv * p.dk_head_stride;
-  Element* dv_base = static_cast<Element*>(p.dv) + cta.batch * p.dv_batch_stride + cta.head_kv * p.dv_head_stride;
+  Element* base = static_cast<Element*>(out) + cta.batch * batch_stride + cta.head_kv * head_stride;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int key = key0 + warp * 16 + lane / 4 + 8 * h;
     if (key < cta.seq.seqlen_k) {
-      Element* dk_row = dk_base + static_cast<int64_t>(cta.seq.row0_k + key) * p.dk_row_stride;
-      Element* dv_row = dv_base + static_cast<int64_t>(cta.seq.row0_k + key) * p.dv_row_stride;
+      Element* row = base + static_cast<int64_t>(cta.seq.row0_k + key) * row_stride;
 #pragma unroll
       for (int t = 0; t < kCols / 8; ++t) {
         const int col = col0 + 8 * t;
-        if (col < p.head_dim) {
-          *reinterpret_cast<uint32_t*>(dk_row + col + 2 * (lane % 4)) =
-              Traits::pack2(dk[4 * t + 2 * h] * p.softmax_scale, dk[4 * t + 2 * h + 1] * p.softmax_scale);
-        }
-        if (col < p.head_dim_v) {
-          *reinterpret_cast<uint32_t*>(dv_row + col + 2 * (lane % 4)) = Traits::pack2(dv[4 * t + 2 * h], dv[4 * t + 2 * h + 1]);
+        if (col < cols) {
+          *reinterpret_cast<uint32_t*>(row + col + 2 * (lane % 4)) =
+              Traits::pack2(acc[4 * t + 2 * h] * scale, acc[4 * t + 2 * h + 1] * scale);
         }
       }
     }
   }
+}
+
+// dK (times the softmax scale) and dV of a consumer that holds both for the same keys and columns.
+template <class Traits, int kCols, bool kCausal>
+__device__ __forceinline__ void store_dk_dv(const BwdParams& p, const BwdCta<kCausal>& cta, const float (&dk)[kCols / 2],
+                                            const float (&dv)[kCols / 2], int key0, int col0, int warp, int lane) {
+  store_key_rows<Traits, kCols>(p.dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride, dk, p.softmax_scale,
+                                p.head_dim, cta, key0, col0, warp, lane);
+  store_key_rows<Traits, kCols>(p.dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride, dv, 1.f, p.head_dim_v,
+                                cta, key0, col0, warp, lane);
 }
 
 }  // namespace hopper

@@ -26,7 +26,7 @@ namespace hopper {
 // The main kernel of a head dim's layout; only that one is instantiated.
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
 constexpr auto bwd_kernel_for() {
-  if constexpr (bwd_tile_policy(kHeadDim).split_head_dim) {
+  if constexpr (bwd_tile_policy(kHeadDim).shared_keys) {
     return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
   } else {
     return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
@@ -39,7 +39,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Element = typename Traits::Element;
   constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
-  using Smem = std::conditional_t<kPolicy.split_head_dim,
+  using Smem = std::conditional_t<kPolicy.shared_keys,
                                   BwdWideSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>,
                                   BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>>;
   constexpr size_t kSmemBytes = sizeof(Smem) + 1024;  // + the slack align_shared<1024> may skip
@@ -116,12 +116,13 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
 // The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with dQ
 // through the dQ writer, deterministic or not. Head dims 64 and 128 split the keys between the
-// consumers (bwd_kernel.cuh), 256 splits the head dim (bwd_wide_kernel.cuh; every multiple of 8
-// in 136..256 runs there). The mma.sync kernel (kernels/sm80/bwd_kernel.cuh) takes only layouts
+// consumers (bwd_kernel.cuh), 192 and 256 share them (bwd_wide_kernel.cuh; every multiple of 8 in
+// 136..256 runs on one of these). The mma.sync kernel (kernels/sm80/bwd_kernel.cuh) takes only layouts
 // the TMA cannot describe.
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  static_assert(kHeadDim == 64 || kHeadDim == 128 || kHeadDim == 256, "no sm90a backward tile policy for this head dim");
+  static_assert(kHeadDim == 64 || kHeadDim == 128 || kHeadDim == 192 || kHeadDim == 256,
+                "no sm90a backward tile policy for this head dim");
   if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
   return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);
 }

@@ -1,24 +1,24 @@
-// Hopper (sm_90a) attention backward main kernel at head dim 256 (every multiple of 8 in 136..256
-// runs here, the TMA zero-filling the columns past the call's head dim): wgmma with the two
-// consumer warpgroups splitting the head dim instead of the keys (tile_policy.h says why:
-// bwd_kernel.cuh's layout would hold 256 fp32 of dK + dV per thread).
+// Hopper (sm_90a) attention backward main kernel at head dims 192 and 256 (every multiple of 8 in
+// 136..256 runs on one of them, the TMA zero-filling the columns past the call's head dim): wgmma
+// with the two consumer warpgroups sharing one 64-key block (tile_policy.h says why: bwd_kernel.cuh's
+// layout would hold 2 x kHeadDim / 2 fp32 of dK + dV per thread, 256 at head dim 256).
 //   - one CTA per (64-key block, k/v head, batch), in BwdBlockOrder's order; the producer
-//     warpgroup, the dQ writer and the dK / dV epilogue are bwd_cta.cuh's, as in bwd_kernel.cuh;
-//     Q and dO come through a one-stage pipeline (a second does not fit next to the dQ tile);
+//     warpgroup, the dQ writer and the epilogue stores are bwd_cta.cuh's, as in bwd_kernel.cuh;
 //   - per 64-row query block, consumer c (0, 1) computes for query rows [32 c, 32 c + 32)
 //         S^T  = K Q^T,  dP^T = V dO^T                     (SS, m64n32: all 64 keys)
 //         P^T  = exp2(S^T * scale * log2 e - lse * log2 e)  (masked), dS^T = P^T o (dP^T - D)
 //     and stores both to shared memory ([64 keys][64 queries] tiles, 128-byte swizzled,
-//     double-buffered); after a 256-thread barrier makes both halves visible, for head-dim
-//     columns [128 c, 128 c + 128)
-//         dV += P^T dO,  dK += dS^T Q                       (SS, m64n128, dO / Q MN-major)
-//         dQ_slice = dS K                                   (SS, m64n128, both MN-major)
-//     the dQ slice going to the writer's fp32 tile (dq_writer.cuh) as in bwd_kernel.cuh.
+//     double-buffered); after a 256-thread barrier makes both halves visible, the two split
+//     dV += P^T dO, dK += dS^T Q (SS, dO / Q MN-major) and dQ_slice = dS K (SS, both MN-major)
+//     by columns (256: [128 c, 128 c + 128) of each) or by product (192: consumer 0 owns dV,
+//     consumer 1 dK, both m64n192; dQ's columns split at 128) -- every operand then starts on a
+//     64-column swizzle atom. At the dQ GEMM a thread holds kHeadDim / 2 + 64 fp32 (192 at 256);
+//     the dQ slices go to the writer's fp32 tile (dq_writer.cuh) as in bwd_kernel.cuh.
 // Against the mma.sync kernel it replaces on sm90a (kernels/sm80/bwd_kernel.cuh: two 128-column
 // parts per key block, each recomputing S and dP, 1.4x the FLOPs, at 8 warps with spills) this
-// does each product once on the tensor cores' async path. The price: S^T and dP^T at N = 32 read
-// 3 KB of shared memory per 16 clocks of tensor work (over the 128 B/clock limit), and P^T makes a
-// shared-memory round trip.
+// does each product once on the tensor cores' async path. ncu (d256, S 4096): L2 88% busy -- every
+// (key block, query block) step moves Q and dO in and dQ's fp32 reduce-add out, 64 keys' work per
+// 128 KB -- tensor pipe 42%.
 // Included only through bwd_launch.cuh by the generated sm90a backward TUs (kernels/defs.bzl).
 #pragma once
 
@@ -27,6 +27,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
@@ -74,10 +75,12 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kQueries = kBlockM / 2;  // query columns of S^T, dP^T per consumer
   constexpr int kQTiles = kQueries / 8;  // their n8 groups
-  constexpr int kCols = kHeadDim / 2;    // head-dim columns of dK, dV, dQ per consumer
-  static_assert(kPolicy.split_head_dim && kPolicy.consumer_wgs == 2, "two consumers splitting the head dim");
+  constexpr bool kSplitProducts = kPolicy.split_products;
+  // dQ columns [0, kDqSplit) to consumer 0, [kDqSplit, kHeadDim) to 1.
+  constexpr int kDqSplit = kSplitProducts ? 128 : kHeadDim / 2;
+  static_assert(kPolicy.shared_keys && kPolicy.consumer_wgs == 2, "two consumers sharing the key block");
   static_assert(kBlockM == 64 && kBlockN == 64, "64 x 64 P^T / dS^T tiles: one swizzled 128-byte row per key");
-  static_assert(kHeadDim == 256, "column halves of 128: the m64n128 dK / dV / dQ wgmma and 64-aligned dQ slices");
+  static_assert(kDqSplit % 64 == 0 && kHeadDim - kDqSplit <= 128, "64-column-aligned dQ slices of m64n64 / m64n128");
   using Smem = BwdWideSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
 
   extern __shared__ unsigned char smem_raw[];
@@ -99,17 +102,23 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const int lane = threadIdx.x % 32;
   const int key_row = warp * 16 + lane / 4;  // this thread's keys: n0 + key_row (+ 8)
   const int q_half = cwg * kQueries;         // this consumer's query rows of S^T and dP^T
-  const int col0 = cwg * kCols;              // and head-dim columns of dK, dV and dQ
   const SeqInfo& seq = cta.seq;
   const AttentionMask<kCausal>& mask = cta.mask;
   const int n0 = cta.n0;
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
   const float scale_over_softcap = p.softcap > 0.f ? p.softmax_scale / p.softcap : 0.f;
 
-  float dk[kCols / 2];
-  float dv[kCols / 2];
+  // Split products: acc0 is consumer 0's dV or consumer 1's dK (64 keys x kHeadDim). Split columns:
+  // acc0 is dV, acc1 dK, both 64 keys x the consumer's kHeadDim / 2 columns.
+  constexpr int kAcc0 = kSplitProducts ? kHeadDim / 2 : kHeadDim / 4;
+  constexpr int kAcc1 = kSplitProducts ? 1 : kHeadDim / 4;
+  float acc0[kAcc0];
+  float acc1[kAcc1];
 #pragma unroll
-  for (int i = 0; i < kCols / 2; ++i) dk[i] = dv[i] = 0.f;
+  for (int i = 0; i < kAcc0; ++i) acc0[i] = 0.f;
+#pragma unroll
+  for (int i = 0; i < kAcc1; ++i) acc1[i] = 0.f;
+  const int col0 = kSplitProducts ? 0 : cwg * (kHeadDim / 2);  // split columns: this consumer's
 
   if (cta.steps > 0) {
     mbar_wait(&smem.kv_full, 0);
@@ -235,49 +244,78 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_view_async_shared();
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' P^T and dS^T halves are written
 
-      // dV += P^T dO and dK += dS^T Q over this consumer's columns (one group), then
-      // dQ_slice = dS K (another group).
-      const int col_block = col0 / 64;  // the 64-column blocks of the Q, dO and K tiles
+      // dV and dK (one group), then this consumer's dQ slice dS K (another group).
       wgmma_fence();
+      if constexpr (kSplitProducts) {
+        // consumer 0: dV += P^T dO, consumer 1: dK += dS^T Q
+        const Element* a_tile = cwg == 0 ? smem.pt[buf] : smem.ds[buf];
+        const Element* b_tile = cwg == 0 ? smem.dout[s] : smem.q[s];
 #pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) {
-        wgmma_ss<kCols, kDType, 0, 1>(dv, kmajor_desc<kBlockN>(smem.pt[buf], 0, kk),
-                                      v_desc<kBlockM>(smem.dout[s] + col_block * kBlockM * 64, kk), 1);
-      }
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_ss<kHeadDim, kDType, 0, 1>(acc0, kmajor_desc<kBlockN>(a_tile, 0, kk), v_desc<kBlockM>(b_tile, kk), 1);
+        }
+      } else {
+        // dV and dK over columns [col0, col0 + kHeadDim / 2) (column block col0 / 64 on)
 #pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) {
-        wgmma_ss<kCols, kDType, 0, 1>(dk, kmajor_desc<kBlockN>(smem.ds[buf], 0, kk),
-                                      v_desc<kBlockM>(smem.q[s] + col_block * kBlockM * 64, kk), 1);
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_ss<kHeadDim / 2, kDType, 0, 1>(acc0, kmajor_desc<kBlockN>(smem.pt[buf], 0, kk),
+                                               v_desc<kBlockM>(smem.dout[s] + (col0 / 64) * kBlockM * 64, kk), 1);
+        }
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_ss<kHeadDim / 2, kDType, 0, 1>(acc1, kmajor_desc<kBlockN>(smem.ds[buf], 0, kk),
+                                               v_desc<kBlockM>(smem.q[s] + (col0 / 64) * kBlockM * 64, kk), 1);
+        }
       }
       wgmma_commit();
-      float dq[kCols / 2];
+      auto dq_slice = [&](auto cols, int dq_col0) {
+        constexpr int kN = decltype(cols)::value;
+        float dq[kN / 2];
 #pragma unroll
-      for (int kk = 0; kk < kBlockN / 16; ++kk) {
-        // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major. B = K (16 keys x kCols
-        // columns), MN-major, from column block col_block on.
-        const uint64_t a = smem_desc_sw128(ds_tile + 16 * kk * 128, kBlockN * 128, 1024);
-        const uint64_t b =
-            smem_desc_sw128(smem_u32(smem.k) + col_block * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
-        wgmma_ss<kCols, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+        for (int kk = 0; kk < kBlockN / 16; ++kk) {
+          // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major. B = K (16 keys x kN
+          // columns from dq_col0, a multiple of 64), MN-major.
+          const uint64_t a = smem_desc_sw128(ds_tile + 16 * kk * 128, kBlockN * 128, 1024);
+          const uint64_t b =
+              smem_desc_sw128(smem_u32(smem.k) + (dq_col0 / 64) * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
+          wgmma_ss<kN, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+        }
+        wgmma_commit();
+        wgmma_wait<1>();
+        fence_operands(acc0);
+        fence_operands(acc1);
+        __syncwarp();
+        if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
+        wgmma_wait<0>();
+        fence_operands(dq);
+        // dQ slice to the writer's tile (dq_writer.cuh).
+        named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
+        store_dq_slice<kBlockM, kN>(smem.dq, dq, 0, dq_col0, warp, lane, seq.seqlen_q - m0);
+        fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
+        named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
+      };
+      if constexpr (2 * kDqSplit == kHeadDim) {  // equal slices: one copy of the code
+        dq_slice(std::integral_constant<int, kDqSplit>{}, cwg * kDqSplit);
+      } else if (cwg == 0) {
+        dq_slice(std::integral_constant<int, kDqSplit>{}, 0);
+      } else {
+        dq_slice(std::integral_constant<int, kHeadDim - kDqSplit>{}, kDqSplit);
       }
-      wgmma_commit();
-      wgmma_wait<1>();
-      fence_operands(dv);
-      fence_operands(dk);
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
-      wgmma_wait<0>();
-      fence_operands(dq);
-      // dQ slice to the writer's tile (dq_writer.cuh).
-      named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
-      store_dq_slice<kBlockM, kCols>(smem.dq, dq, 0, col0, warp, lane, seq.seqlen_q - m0);
-      fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
-      named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
     }
   }
 
-  // Epilogue: all 64 keys, this consumer's columns.
-  store_dk_dv<Traits, kCols>(p, cta, dk, dv, n0, col0, warp, lane);
+  // Epilogue: all 64 keys; split products: every column of this consumer's dV or dK.
+  if constexpr (kSplitProducts) {
+    if (cwg == 0) {
+      store_key_rows<Traits, kHeadDim>(p.dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride, acc0, 1.f,
+                                       p.head_dim_v, cta, n0, 0, warp, lane);
+    } else {
+      store_key_rows<Traits, kHeadDim>(p.dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride, acc0,
+                                       p.softmax_scale, p.head_dim, cta, n0, 0, warp, lane);
+    }
+  } else {
+    store_dk_dv<Traits, kHeadDim / 2>(p, cta, acc1, acc0, n0, col0, warp, lane);
+  }
 }
 
 }  // namespace hopper

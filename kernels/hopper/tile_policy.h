@@ -85,9 +85,11 @@ namespace hopper {
 // Hopper backward tile policy. Two consumer layouts:
 //   split keys (kernels/hopper/bwd_kernel.cuh): each consumer warpgroup owns 64 keys of the CTA's
 //     key block and every head-dim column of their dK and dV; a query block is the N of S^T = K Q^T;
-//   split head dim (kernels/hopper/bwd_wide_kernel.cuh): both consumers share one 64-key block,
-//     each computes S^T and dP^T for half of the query block and dK, dV, dQ for half of the
-//     head-dim columns, exchanging P^T and dS^T through shared memory.
+//   shared keys (kernels/hopper/bwd_wide_kernel.cuh): both consumers share one 64-key block, each
+//     computes S^T and dP^T for half of the query block, P^T and dS^T go through shared memory;
+//     then either each computes dK, dV and dQ for half of the head-dim columns (256), or consumer
+//     0 owns dV, consumer 1 dK and dQ is split at column 128 (192, whose halves of 96 columns
+//     would start inside a 64-column swizzle atom).
 struct BwdTilePolicy {
   int block_m;        // query rows per mainloop step (64 or 128)
   int block_n;        // keys per CTA: 64 per consumer warpgroup (split keys) or 64 shared
@@ -95,7 +97,8 @@ struct BwdTilePolicy {
   int consumer_wgs;   // consumer warpgroups (plus one producer warpgroup)
   int producer_regs;  // setmaxnreg budgets, as in FwdTilePolicy
   int consumer_regs;
-  bool split_head_dim = false;
+  bool shared_keys = false;     // the second layout above
+  bool split_products = false;  // shared keys: consumer 0 owns dV, 1 dK (else each half of both)
 };
 
 // 128 keys, two consumer warpgroups, two stages. Registers per consumer thread: dK + dV
@@ -109,15 +112,21 @@ struct BwdTilePolicy {
 // Shared memory: K, V (128 x head_dim each), 2 stages of Q and dO (block_m x head_dim each), two
 // dS^T buffers (128 x block_m): 160 KB at head_dim 128 and at 64.
 //
-// Head dim 256 (split head dim): split keys would keep dK + dV of 64 keys x 256 columns, 256
-// registers per thread. Split by columns, a consumer thread holds dK + dV 64 + 64, S^T and dP^T
-// of 64 keys x 32 queries 16 + 16, and the dQ slice (64 queries x 128 columns) 64: 192 at the
-// dQ GEMM. Shared memory: K, V 32 KB each, one stage of Q and dO 32 KB each, P^T and dS^T
-// (64 x 64, double-buffered) 16 KB each, the fp32 dQ tile 64 KB, lse / D rows 1 KB: 227 KB with
-// the 1 KB alignment slack, the whole budget -- a second Q / dO stage (64 KB) does not fit, so
-// the next block's loads overlap only the dQ GEMM and its store.
+// Head dims 192 and 256 (shared keys, bwd_wide_kernel.cuh): split keys would keep dK + dV of 64
+// keys x head_dim columns, 256 fp32 per thread at 256. Sharing the key block, a consumer keeps
+// head_dim / 2 fp32 of dK and dV (half the columns of both, or all of one), S^T and dP^T of 64
+// keys x 32 queries (16 + 16), and a dQ slice of at most 64 queries x 128 columns (64): 192 at
+// 256 at the dQ GEMM. At 256 splitting the columns measured 1.06-1.08x splitting the products
+// (H100, kernel-only bf16 paper grid, A/B in alternating processes); 192 can only split products. Shared memory:
+// K, V, one stage of Q and dO (64 x head_dim each), P^T and dS^T (64 x 64, double-buffered, 32 KB),
+// the fp32 dQ tile (64 x head_dim), lse / D rows (1 KB):
+//   256: 4 x 32 + 32 + 64 + 1 = 225 KB, + 1 KB alignment slack: 227 KB, the whole budget -- a
+//        second Q / dO stage does not fit, so the next block's loads overlap only the dQ GEMM and
+//        its store;
+//   192: two Q / dO stages: 2 x 24 + 4 x 24 + 32 + 48 + 1 = 225 KB, + 1 KB: 227 KB.
 constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
   return head_dim == 64    ? BwdTilePolicy{128, 128, 2, 2, 24, 240}
+         : head_dim == 192 ? BwdTilePolicy{64, 64, 2, 2, 24, 240, true, true}
          : head_dim == 256 ? BwdTilePolicy{64, 64, 1, 2, 24, 240, true}
                            : BwdTilePolicy{64, 128, 2, 2, 24, 240};
 }

@@ -58,7 +58,9 @@ constexpr size_t bwd_smem_bytes(BwdTileShape t, int head_dim) {
 constexpr BwdTileShape bwd_tile_shape(Arch arch, int head_dim) {
   const int stages = arch == Arch::kSm90a ? 2 : 1;
   if (head_dim <= 128) return BwdTileShape{64, 4, stages, head_dim, false};
-  if (arch == Arch::kSm90a) return BwdTileShape{128, 8, 1, 128, false};
+  // sm90a (the wgmma backward's fallback for layouts the TMA cannot describe): 192, instantiated
+  // there alone, takes three 64-column parts.
+  if (arch == Arch::kSm90a) return BwdTileShape{128, 8, 1, head_dim % 128 == 0 ? 128 : 64, false};
   if (arch == Arch::kSm80) return BwdTileShape{64, 4, stages, 128, false};
   return BwdTileShape{32, 2, 1, 128, true};
 }
