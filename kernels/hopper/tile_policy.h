@@ -29,8 +29,8 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return fwd_has_long_r
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
 // (128 + 4 * 128) * head_dim * 2 bytes = 160 KB at head_dim 128, 80 KB at 64 (3 stages there).
 //
-// Head dims 192 and 256 (the backward at 256 is the mma.sync kernel: kernels/sm80/bwd_tile_policy.h;
-// docs/results/2026-11-23-h100-wide.md has the H100 figures). Per consumer
+// Head dims 192 and 256 (their backward: bwd_tile_policy below; docs/results/2026-11-23-h100-wide.md
+// has the forward's H100 figures). Per consumer
 // thread, O is head_dim / 2 fp32 registers (96 / 128), S block_n / 2 and P block_n / 4 (16-bit
 // pairs); S_j and P_{j+1} are live together in the mainloop. Shared memory = q_buffers * 128 *
 // head_dim * 2 + stages * 2 * block_n * head_dim * 2 bytes, + 1 KB of barriers and 1 KB of
