@@ -55,6 +55,7 @@
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
 #include "kernels/hopper/bwd_cta.cuh"
+#include "kernels/hopper/bwd_scores.cuh"
 #include "kernels/hopper/dq_writer.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
 #include "kernels/hopper/tile_policy.h"
@@ -115,8 +116,6 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const AttentionMask<kCausal>& mask = cta.mask;
   const int n0 = cta.n0;
   const int steps = cta.steps;
-  auto step_head = [&](int i) { return cta.step_head(i); };
-  auto step_block = [&](int i) { return cta.step_block(i); };
 
   init_bwd_barriers<kStages>(maps, smem, kConsumerWarps);
   __syncthreads();
@@ -154,8 +153,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     constexpr int kStatSlots = 2 * kBlockM / 128;
     static_assert(kStatSlots * 128 == 2 * kBlockM, "lse + D rows of a block are a multiple of 128");
     auto load_stats = [&](int step, float(&v)[kStatSlots]) {
-      const int64_t row0 = cta.stats_row0(p, step_head(step));
-      const int m = step_block(step);
+      const int64_t row0 = cta.stats_row0(p, cta.step_head(step));
+      const int m = cta.step_block(step);
 #pragma unroll
       for (int i = 0; i < kStatSlots; ++i) {
         const int slot = threadIdx.x % 128 + 128 * i;
@@ -169,7 +168,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     PipelineState<kStages> st;
     for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
-      const int m = step_block(step);
+      const int m = cta.step_block(step);
       const int m0 = m * kBlockM;
       // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
       // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for
@@ -206,64 +205,17 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 
       named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
 
-      // P^T while dP^T is in flight. Element 4t + 2h + e: key kn0 + key_row + 8h, query
-      // m0 + 8t + 2 (lane % 4) + e.
+      // P^T while dP^T is in flight, then dS^T in dpacc (bwd_scores.cuh): keys kn0 + key_row (+ 8),
+      // queries m0 + 8t + 2 (lane % 4) (+ 1).
+      const float* lse_rows = smem.lse[cwg][buf];
+      const float* dsum_rows = smem.dsum[cwg][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
-      if (p.softcap > 0.f) softcap_scores(sacc, scale_over_softcap);  // S^T becomes tanh(...)
-#pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
-        const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          sacc[4 * t + 2 * h] = exp2_approx(sacc[4 * t + 2 * h] * scale_log2 - l.x);
-          sacc[4 * t + 2 * h + 1] = exp2_approx(sacc[4 * t + 2 * h + 1] * scale_log2 - l.y);
-        }
-      }
-      // Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not 0) and keys outside a row's
-      // window. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
-      if (mask.block_needs_mask(m0, kBlockM, kn0, 64)) {
-#pragma unroll
-        for (int t = 0; t < kQTiles; ++t) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              const int key = kn0 + key_row + 8 * h;
-              const int query = m0 + 8 * t + 2 * (lane % 4) + e;
-              const KeyRange keys = mask.keys_of_row(query);
-              if (key < keys.lo || key >= keys.hi) sacc[4 * t + 2 * h + e] = 0.f;
-            }
-          }
-        }
-      }
+      probs_from_scores<kQTiles>(sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
+                                 mask.block_needs_mask(m0, kBlockM, kn0, 64), kn0 + key_row, m0, lane);
       wgmma_wait<0>();
       fence_operands(dpacc);
-      // dS^T = P^T o (dP^T - D), in dpacc.
-#pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
-        const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[cwg][buf][8 * t + 2 * (lane % 4)]);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          dpacc[4 * t + 2 * h] = sacc[4 * t + 2 * h] * (dpacc[4 * t + 2 * h] - d.x);
-          dpacc[4 * t + 2 * h + 1] = sacc[4 * t + 2 * h + 1] * (dpacc[4 * t + 2 * h + 1] - d.y);
-        }
-      }
-      if (p.softcap > 0.f) {
-        // Softcap's derivative 1 - tanh^2, tanh recovered from P = exp2(tanh * scale_log2 - lse):
-        // no registers held for it across the dP wait. P = 0 (masked, or underflowed) has dS = 0.
-        const float inv_scale_log2 = reciprocal_here(scale_log2);
-#pragma unroll
-        for (int t = 0; t < kQTiles; ++t) {
-          const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            const float prob = sacc[4 * t + i];
-            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
-            dpacc[4 * t + i] = prob > 0.f ? dpacc[4 * t + i] * (1.f - th * th) : 0.f;
-          }
-        }
-      }
+      dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
       uint32_t pf[kBlockM / 16][4];
       uint32_t dsf[kBlockM / 16][4];

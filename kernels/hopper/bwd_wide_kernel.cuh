@@ -32,6 +32,7 @@
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
 #include "kernels/hopper/bwd_cta.cuh"
+#include "kernels/hopper/bwd_scores.cuh"
 #include "kernels/hopper/dq_writer.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
 #include "kernels/hopper/tile_policy.h"
@@ -168,63 +169,18 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 
       named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
 
-      // P^T while dP^T is in flight. Element 4t + 2h + e: key n0 + key_row + 8h, query
-      // m0 + q_half + 8t + 2 (lane % 4) + e.
+      // P^T while dP^T is in flight, then dS^T in dpacc (bwd_scores.cuh): keys n0 + key_row (+ 8),
+      // queries m0 + q_half + 8t + 2 (lane % 4) (+ 1).
+      const float* lse_rows = smem.lse[cwg][buf];
+      const float* dsum_rows = smem.dsum[cwg][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
-      if (p.softcap > 0.f) softcap_scores(sacc, scale_over_softcap);  // S^T becomes tanh(...)
-#pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
-        const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          sacc[4 * t + 2 * h] = exp2_approx(sacc[4 * t + 2 * h] * scale_log2 - l.x);
-          sacc[4 * t + 2 * h + 1] = exp2_approx(sacc[4 * t + 2 * h + 1] * scale_log2 - l.y);
-        }
-      }
-      // Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not 0) and keys outside a row's
-      // window. Query rows past seqlen_q have lse = +inf, so P = 0 there already.
-      if (mask.block_needs_mask(m0 + q_half, kQueries, n0, kBlockN)) {
-#pragma unroll
-        for (int t = 0; t < kQTiles; ++t) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              const int key = n0 + key_row + 8 * h;
-              const int query = m0 + q_half + 8 * t + 2 * (lane % 4) + e;
-              const KeyRange keys = mask.keys_of_row(query);
-              if (key < keys.lo || key >= keys.hi) sacc[4 * t + 2 * h + e] = 0.f;
-            }
-          }
-        }
-      }
+      probs_from_scores<kQTiles>(sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
+                                 mask.block_needs_mask(m0 + q_half, kQueries, n0, kBlockN), n0 + key_row, m0 + q_half,
+                                 lane);
       wgmma_wait<0>();
       fence_operands(dpacc);
-      // dS^T = P^T o (dP^T - D), in dpacc.
-#pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
-        const float2 d = *reinterpret_cast<const float2*>(&smem.dsum[cwg][buf][8 * t + 2 * (lane % 4)]);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          dpacc[4 * t + 2 * h] = sacc[4 * t + 2 * h] * (dpacc[4 * t + 2 * h] - d.x);
-          dpacc[4 * t + 2 * h + 1] = sacc[4 * t + 2 * h + 1] * (dpacc[4 * t + 2 * h + 1] - d.y);
-        }
-      }
-      if (p.softcap > 0.f) {
-        // Softcap's derivative 1 - tanh^2, tanh recovered from P (as bwd_kernel.cuh does).
-        const float inv_scale_log2 = reciprocal_here(scale_log2);
-#pragma unroll
-        for (int t = 0; t < kQTiles; ++t) {
-          const float2 l = *reinterpret_cast<const float2*>(&smem.lse[cwg][buf][8 * t + 2 * (lane % 4)]);
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            const float prob = sacc[4 * t + i];
-            const float th = (__log2f(prob) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
-            dpacc[4 * t + i] = prob > 0.f ? dpacc[4 * t + i] * (1.f - th * th) : 0.f;
-          }
-        }
-      }
+      dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // P^T and dS^T into this block's buffers, swizzled as the TMA would write a [keys][64] tile:
       // query columns q_half + 8t .. + 7 are 16-byte chunk q_half / 8 + t of key row r.
       const uint32_t pt_tile = smem_u32(smem.pt[buf]);
