@@ -123,15 +123,9 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
         }
         fence_proxy_async_global();  // the acquired adds of earlier key blocks, before ours
       }
-      if (boxes == kBoxes) {  // the call's head dim is the kernel's: the unpredicated loop
 #pragma unroll
-        for (int b = 0; b < kBoxes; ++b) {
-          tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
-        }
-      } else {
-        for (int b = 0; b < boxes; ++b) {
-          tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
-        }
+      for (int b = 0; b < kBoxes; ++b) {
+        if (b < boxes) tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
       }
       tma_store_commit();
       tma_store_wait_read();
