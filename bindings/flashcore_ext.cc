@@ -310,7 +310,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
 }
 
 // The compiled head dim a call of `head_dim` runs on (the forward's or the backward's
-// instantiation), or 0 when none does: the backward's dq_accum rows are that wide.
+// instantiation), or 0 when none does; the backward's dq_accum rows are dq_accum_cols(it) wide.
 int kernel_head_dim(const std::string& arch, const std::string& dtype, int head_dim, bool causal, bool backward) {
   const FwdKernelKey key{parse_arch(arch), parse_dtype(dtype), head_dim, causal};
   FwdKernelKey kernel_key{};
@@ -379,7 +379,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("o_resid") = 0, py::arg("head_dim_v") = 0,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
-        "kernel_head_dim(arch, dtype, head_dim, causal, backward=True)), and for deterministic=True "
+        "dq_accum_cols(kernel_head_dim(arch, dtype, head_dim, causal, backward=True))), and for deterministic=True "
         "dq_semaphore int32 of dq_semaphore_count >= "
         "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0; "
         "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O). "
@@ -388,8 +388,10 @@ PYBIND11_MODULE(_C, m) {
   m.def("kernel_head_dim", &flashcore::kernel_head_dim, py::arg("arch"), py::arg("dtype"), py::arg("head_dim"),
         py::arg("causal"), py::arg("backward") = false,
         "The compiled head dim a call of `head_dim` (a multiple of 8) runs on: the smallest instantiated one "
-        ">= it, whose kernels load and store only head_dim columns; 0 when none. The backward's dq_accum "
-        "rows are this wide.");
+        ">= it, whose kernels load and store only head_dim columns; 0 when none.");
+  m.def("dq_accum_cols", &flashcore::dq_accum_cols, py::arg("kernel_head_dim"),
+        "The backward's dq_accum row width for a kernel of this head dim (kernel_head_dim(..., backward=True)): "
+        "rounded up to a multiple of 64 columns.");
   m.def("decode", &flashcore::decode, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("params"),
         py::arg("stream"),
         "Launch the KV-cache attention kernels (split-KV decode + combine) on `stream`; `params` is a "

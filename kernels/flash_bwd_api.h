@@ -23,12 +23,18 @@ constexpr int kBwdBlockM = 64;
 //
 // Scratch, allocated by the caller (no allocation inside the launcher):
 //   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * (O + o_resid)) - dlse
-//   dq_accum  float32 (batch, heads, seqlen_q, kernel head dim), contiguous: dQ / softmax_scale in
-//             fp32, rows as wide as the instantiation's kHeadDim (BwdKernelKey::head_dim, which
-//             find_bwd_kernel_for reports), not the call's head_dim: the columns past head_dim
-//             accumulate zeros and are never read into dQ
+//   dq_accum  float32 (batch, heads, seqlen_q, dq_accum_cols(kernel head dim)), contiguous:
+//             dQ / softmax_scale in fp32, rows as wide as the instantiation's kHeadDim
+//             (BwdKernelKey::head_dim, which find_bwd_kernel_for reports) rounded up to 64
+//             columns, not the call's head_dim: the columns past head_dim accumulate zeros (or
+//             nothing) and are never read into dQ
 //   dq_semaphore int32 (batch, heads, ceil(seqlen_q / kBwdBlockM)), contiguous; deterministic only
 // The launcher zeroes dq_accum and dq_semaphore itself (in the preprocessing kernel).
+// dq_accum's row width for an instantiation of head dim kernel_head_dim: a whole number of 64
+// columns, so that the sm90a 96 kernel's mma.sync fallback -- the 128 kernel, whose tiles are
+// 64-column blocks -- accumulates into the same buffer (kernels/hopper/bwd_launch.cuh).
+constexpr int dq_accum_cols(int kernel_head_dim) { return (kernel_head_dim + 63) / 64 * 64; }
+
 struct BwdParams : AttentionFeatures {
   const void* q;
   const void* k;

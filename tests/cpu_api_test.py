@@ -38,9 +38,10 @@ def test_build_info_lists_every_compiled_kernel():
     # The instantiated head dims; every other multiple of 8 up to 256 runs on the next one up.
     assert _checks.KERNEL_HEAD_DIMS == (64, 96, 128, 256) and _checks.BWD_KERNEL_HEAD_DIMS == (64, 128, 256)
     every = [(a, t, c) for a in ARCHS + PTX_ARCHS for t in ("fp16", "bf16") for c in (False, True)]
-    # sm90a also has 192, forward and backward (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS).
+    # sm90a also has 192, forward and backward, and 96 in the backward (kernels/BUILD.bazel
+    # FWD_HEAD_DIMS, BWD_HEAD_DIMS).
     want_bwd = {(a, t, d, c) for a, t, c in every for d in _checks.BWD_KERNEL_HEAD_DIMS} | {
-        ("sm90a", t, 192, c) for t in ("fp16", "bf16") for c in (False, True)}
+        ("sm90a", t, d, c) for t in ("fp16", "bf16") for c in (False, True) for d in (96, 192)}
     want = {(a, t, d, c) for a, t, c in every for d in _checks.KERNEL_HEAD_DIMS} | {
         ("sm90a", t, 192, c) for t in ("fp16", "bf16") for c in (False, True)}
     assert got == want
@@ -426,7 +427,7 @@ def test_forced_arch_applies_to_the_backward_too(monkeypatch, fake_gpus):
     launched = []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
         bwd=lambda device, arch, *rest: launched.append((device, arch)), bwd_block_m=64,
-        kernel_head_dim=_attention._C.kernel_head_dim))
+        kernel_head_dim=_attention._C.kernel_head_dim, dq_accum_cols=_attention._C.dq_accum_cols))
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
     q, k, v, dout, out = (t(1, 64, 2, 64) for _ in range(5))

@@ -49,7 +49,7 @@ def test_supported_head_dims_are_every_multiple_of_8_up_to_256():
 
 def test_kernel_head_dims_are_the_instantiated_ones():
     """Python's KERNEL_HEAD_DIMS (forward) and BWD_KERNEL_HEAD_DIMS are what the build instantiated,
-    per (arch, dtype, causal); sm90a alone also has 192, forward and backward."""
+    per (arch, dtype, causal); sm90a alone also has 192, forward and backward, and a backward 96."""
     info = flashcore.build_info()
     for key in ("kernels", "bwd_kernels"):
         per_family = {}
@@ -60,7 +60,7 @@ def test_kernel_head_dims_are_the_instantiated_ones():
             if key == "kernels":
                 assert dims == set(_checks.KERNEL_HEAD_DIMS) | ({192} if arch == "sm90a" else set()), (key, arch)
             else:
-                assert dims == set(_checks.BWD_KERNEL_HEAD_DIMS) | ({192} if arch == "sm90a" else set()), (key, arch)
+                assert dims == set(_checks.BWD_KERNEL_HEAD_DIMS) | ({96, 192} if arch == "sm90a" else set()), (key, arch)
 
 
 def test_build_info_lists_the_head_dims_per_arch_and_dtype():
@@ -70,7 +70,7 @@ def test_build_info_lists_the_head_dims_per_arch_and_dtype():
         assert set(got[arch]) == {"fp16", "bf16"}
         for dtype in ("fp16", "bf16"):
             fwd = [64, 96, 128, 192, 256] if arch == "sm90a" else [64, 96, 128, 256]
-            want = {"fwd": fwd, "bwd": [64, 128, 192, 256] if arch == "sm90a" else [64, 128, 256]}
+            want = {"fwd": fwd, "bwd": [64, 96, 128, 192, 256] if arch == "sm90a" else [64, 128, 256]}
             if arch != "sm80_ptx":  # the KV-cache kernels have SASS libraries only
                 want["decode"] = [64, 128]
             assert got[arch][dtype] == want, (arch, dtype)
@@ -83,9 +83,9 @@ def test_each_head_dim_runs_on_the_next_instantiated_one(arch, backward):
     for dtype in ("fp16", "bf16"):
         for causal in (False, True):
             got = {d: _C.kernel_head_dim(arch, dtype, d, causal, backward) for d in ACCEPTED}
-            if backward:  # 64, 128, 256 on every arch, and 192 on sm90a
-                want = {d: 64 if d <= 64 else 128 if d <= 128 else 192 if d <= 192 and arch == "sm90a" else 256
-                        for d in ACCEPTED}
+            if backward:  # 64, 128, 256 on every arch, and 96 and 192 on sm90a
+                want = {d: 64 if d <= 64 else 96 if d <= 96 and arch == "sm90a" else 128 if d <= 128
+                        else 192 if d <= 192 and arch == "sm90a" else 256 for d in ACCEPTED}
             else:  # 64, 96, 128, 256 on every arch, and 192 on sm90a
                 want = {d: 64 if d <= 64 else 96 if d <= 96 else 128 if d <= 128
                         else 192 if d <= 192 and arch == "sm90a" else 256 for d in ACCEPTED}
@@ -260,7 +260,8 @@ def recorded_bwd(monkeypatch):
     from flashcore import _C
     launched, made = [], []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
-        bwd=lambda *a: launched.append(a), bwd_block_m=64, kernel_head_dim=_C.kernel_head_dim))
+        bwd=lambda *a: launched.append(a), bwd_block_m=64, kernel_head_dim=_C.kernel_head_dim,
+        dq_accum_cols=_C.dq_accum_cols))
     monkeypatch.setattr(_attention, "_arch_for", lambda device: "sm90a")
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
@@ -278,8 +279,10 @@ def recorded_bwd(monkeypatch):
 @pytest.mark.parametrize("d, width", [(8, 64), (40, 64), (64, 64), (72, 128), (88, 128), (96, 128), (120, 128),
                                       (128, 128), (136, 192), (192, 192), (200, 256), (256, 256)])
 def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(recorded_bwd, d, width):
-    """dq_accum's rows are the instantiation's head dim (kernels/flash_bwd_api.h): the backward's,
-    so 72..96 (forward on 96) take 128 and, on sm90a, 136..192 take 192; dq/dk/dv, the head_dim argument and the strides are the call's."""
+    """dq_accum's rows are the instantiation's head dim rounded up to 64 columns
+    (kernels/flash_bwd_api.h dq_accum_cols): on sm90a 72..96 run on the backward's 96 and take 128
+    (the width of its mma.sync fallback, the 128 kernel), 136..192 take 192; dq/dk/dv, the head_dim
+    argument and the strides are the call's."""
     launched, made = recorded_bwd
     q, k, v, dout, out = (t(1, 64, 2, d) for _ in range(5))
     lse = torch.zeros(1, 2, 64)

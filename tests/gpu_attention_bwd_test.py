@@ -26,6 +26,7 @@ inactive and the normal cases are not loosened. dV = P^T dO has no such cancella
 """
 
 import os
+import re
 import sys
 import textwrap
 
@@ -175,7 +176,7 @@ def check_grads(q, k, v, dout, causal, scale=None, deterministic=False):
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("head_dim", [64, 96, 128])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_grads_match_float64_reference(shape, causal, head_dim, dtype):
     batch, heads, sq, sk = shape
@@ -189,7 +190,7 @@ def test_grads_match_float64_reference(shape, causal, head_dim, dtype):
 # or descending when causal): the same oracle over the same shapes, one dtype.
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("head_dim", [64, 96, 128])
 def test_deterministic_grads_match_float64_reference(shape, causal, head_dim):
     batch, heads, sq, sk = shape
     seed = int.from_bytes(os.urandom(4), "little")
@@ -376,6 +377,17 @@ def test_forced_ptx_backward_runs_the_ptx_library(forced_ptx):
     assert not any("Arch)1080" in n for n in names), names
     if flashcore.select_arch(torch.cuda.get_device_capability()) == "sm90a":
         assert any("hopper::bwd_kernel" in n for n in names), names
+
+
+@pytest.mark.parametrize("head_dim", [72, 96])
+def test_sm90a_backward_runs_72_to_96_on_its_own_96_kernel(head_dim):
+    """sm90a has a 96 backward (64-byte swizzled tiles): 72..96 no longer pay the 128 kernel's
+    columns."""
+    if flashcore.select_arch(torch.cuda.get_device_capability()) != "sm90a":
+        pytest.skip("the 96 backward instantiation is sm90a's")
+    q, k, v, dout = fresh(1, 2, 100, 100, head_dim, torch.bfloat16, 11)
+    names = _kernel_names(lambda: run_bwd_poisoned(dout, q, k, v, True, head_dim ** -0.5))
+    assert any(re.search(r"hopper::bwd_kernel<[^,<>]+, 96,", n) for n in names), names
 
 
 def test_pretend_newer_gpu_gets_the_ptx_library_with_one_warning(monkeypatch):
@@ -667,16 +679,18 @@ FALLBACK_CASE = textwrap.dedent("""
     spec = importlib.util.spec_from_file_location("bwd_suite", sys.argv[1])
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
-    for d in (8, 40, 72, 120, 64, 128):
+    # 72 and 96 run on the 96 launcher, whose fallback is the 128 launcher's (the mma.sync kernel
+    # has no 96): the same dq_accum, 128 columns wide.
+    for d in (8, 40, 72, 96, 120, 64, 128):
         for causal in (False, True):
             for det in (False, True):
                 for i, shape in enumerate(((2, 3, 67, 131), (1, 2, 131, 67), (1, 1, 1, 77))):
                     q, k, v, dout = m.fresh(*shape, d, torch.bfloat16 if i % 2 else torch.float16, 7 * d + i)
                     m.check_grads(q, k, v, dout, causal, deterministic=det)
                     m.check_columns_past_head_dim(q, k, v, dout, causal, det)
-    names = m._kernel_names(lambda: m.run_bwd_poisoned(dout, q, k, v, True, 128 ** -0.5))
-    assert any("flash_bwd_kernel" in n and "Arch)90" in n for n in names), names
-    assert not any("hopper::bwd_kernel" in n for n in names), names
+        names = m._kernel_names(lambda: m.run_bwd_poisoned(dout, q, k, v, True, d ** -0.5))
+        assert any("flash_bwd_kernel" in n and "Arch)90" in n for n in names), (d, names)
+        assert not any("hopper::bwd_kernel" in n for n in names), (d, names)
     print("fallback case done")
 """)
 

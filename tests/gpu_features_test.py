@@ -40,7 +40,7 @@ def combo_id(bits):
     return "+".join(n for n, on in zip(FEATURE_NAMES, bits) if on) or "plain"
 
 
-@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("head_dim", [64, 96, 128])  # 96: sm90a's own backward, 64-byte swizzled tiles
 @pytest.mark.parametrize("bits", COMBOS, ids=combo_id)
 def test_features_and_combinations_match_float64(bits, head_dim):
     # dtype alternates over the combinations (each feature meets both dtypes at both head dims)

@@ -35,12 +35,15 @@ flags.DEFINE_integer("expect_hopper", 0, "1: every sm90a (dtype, head_dim, causa
 
 DTYPES = ("fp16", "bf16")
 # Every library's forward: 64, 96, 128 and 256, and its backward: 64, 128 and 256
-# (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS); sm90a also has 192 in both passes. Every
-# sm90a backward head dim has the wgmma kernel (bwd_kernel up to 128, bwd_wide_kernel above).
+# (kernels/BUILD.bazel FWD_HEAD_DIMS, BWD_HEAD_DIMS); sm90a also has 192 in both passes and 96 in
+# the backward. Every sm90a backward head dim has the wgmma kernel (bwd_kernel up to 128,
+# bwd_wide_kernel above).
 FWD_HEAD_DIMS = (64, 96, 128, 256)
 SM90A_FWD_HEAD_DIMS = (64, 96, 128, 192, 256)
 BWD_HEAD_DIMS = (64, 128, 256)
-SM90A_BWD_HEAD_DIMS = (64, 128, 192, 256)
+SM90A_BWD_HEAD_DIMS = (64, 96, 128, 192, 256)
+# The mma.sync kernel (tiles of 64-column blocks) has no 96: 96's fallback is the 128 launcher's.
+SM90A_BWD_MMA_SYNC_HEAD_DIMS = (64, 128, 192, 256)
 HOPPER_BWD_KERNEL = re.compile(r"hopper::bwd_(wide_)?kernel|hopper[0-9]+bwd_(wide_)?kernel")
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
@@ -192,10 +195,13 @@ class SassTest(absltest.TestCase):
                 self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 mma_sync[key].append(k.name)
         # Every sm90a backward TU: the wgmma kernel (dQ through the writer, default and
-        # deterministic) and the mma.sync kernel (layouts the TMA cannot describe).
+        # deterministic) and, but at 96 (whose fallback is the 128 TU's), the mma.sync kernel
+        # (layouts the TMA cannot describe).
         self.assertEmpty(sorted(key for key in want if len(hopper[key]) != 2),
                          "sm90a bwd TUs without both wgmma kernels (default, deterministic): %s" % dict(hopper))
-        self.assertEmpty(sorted(key for key in want if not mma_sync[key]), "sm90a bwd TUs without the mma.sync kernel")
+        with_mma_sync = {key for key in want if key[1] in SM90A_BWD_MMA_SYNC_HEAD_DIMS}
+        self.assertEqual({key for key in want if mma_sync[key]}, with_mma_sync,
+                         "sm90a bwd TUs with the mma.sync kernel")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 // What every sm90a backward CTA does outside its consumers' mainloop, shared by the two consumer
-// layouts (bwd_kernel.cuh: each consumer warpgroup owns 64 keys, head dims 64 and 128;
+// layouts (bwd_kernel.cuh: each consumer warpgroup owns 64 keys, head dims 64, 96 and 128;
 // bwd_wide_kernel.cuh: both share 64 keys and split the products, 192 and 256):
 //   - BwdCta: the CTA's work -- its key block (in BwdBlockOrder's launch order), k/v head and
 //     batch, and the steps it walks: every (query head of the GQA group, query block that sees the
@@ -107,6 +107,7 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
                                                  const BwdCta<kCausal>& cta) {
   constexpr uint32_t kTileBytes = kBlockM * kHeadDim * sizeof(Element);
   constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
+  constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);  // 64 at head dim 96, else 128
   const SeqInfo& seq = cta.seq;
   if (cta.steps == 0) return;
   if (threadIdx.x / 32 == kDqWriterWarp) {
@@ -142,14 +143,14 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   // dK += dS^T Q, dQ += dS K): a tile reaching past its sequence is loaded on the aux barrier,
   // those rows zeroed, and only then published, so a NaN stays in its own sequence.
   uint32_t aux_parity = 0;
-  // Rows are 128-byte lines per 64-column block (the swizzle permutes within a line).
+  // Rows are kSwizzle-byte lines per column block (the swizzle permutes within a line).
   auto zero_rows = [&](Element* tile, int rows, int from) {
     unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
-    for (int cb = 0; cb < kHeadDim / 64; ++cb) {
+    for (int cb = 0; cb < kHeadDim / (kSwizzle / 2); ++cb) {
       for (int r = max(from, 0); r < rows; ++r) {
-        uint4* line = reinterpret_cast<uint4*>(bytes + (cb * rows + r) * 128);
+        uint4* line = reinterpret_cast<uint4*>(bytes + (cb * rows + r) * kSwizzle);
 #pragma unroll
-        for (int c = 0; c < 8; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
+        for (int c = 0; c < kSwizzle / 16; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
       }
     }
   };
@@ -159,8 +160,8 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   const bool patch_kv = (cta.varlen || p.seqused_k != nullptr) && k_rows_in_seq < kBlockN;
   uint64_t* kv_bar = patch_kv ? &smem.aux : &smem.kv_full;
   mbar_arrive_expect_tx(kv_bar, 2 * kKVBytes);
-  load_tile<kHeadDim, kBlockN>(&maps.k, smem.k, kv_bar, k_row0, cta.head_kv, cta.tma_batch);
-  load_tile<kHeadDim, kBlockN>(&maps.v, smem.v, kv_bar, k_row0, cta.head_kv, cta.tma_batch);
+  load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.k, smem.k, kv_bar, k_row0, cta.head_kv, cta.tma_batch);
+  load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.v, smem.v, kv_bar, k_row0, cta.head_kv, cta.tma_batch);
   if (patch_kv) {
     mbar_wait(&smem.aux, aux_parity);
     aux_parity ^= 1;
@@ -179,8 +180,8 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
     uint64_t* bar = patch ? &smem.aux : &smem.full[s];
     mbar_wait(&smem.empty[s], st.parity() ^ 1);
     mbar_arrive_expect_tx(bar, 2 * kTileBytes);
-    load_tile<kHeadDim, kBlockM>(&maps.q, smem.q[s], bar, q_row0, h, cta.tma_batch);
-    load_tile<kHeadDim, kBlockM>(&maps.dout, smem.dout[s], bar, q_row0, h, cta.tma_batch);
+    load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[s], bar, q_row0, h, cta.tma_batch);
+    load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.dout, smem.dout[s], bar, q_row0, h, cta.tma_batch);
     if (patch) {
       mbar_wait(&smem.aux, aux_parity);
       aux_parity ^= 1;

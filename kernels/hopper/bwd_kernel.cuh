@@ -51,6 +51,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
@@ -67,7 +68,8 @@ namespace hopper {
 
 template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
 struct BwdSharedStorage {
-  // [kHeadDim / 64 column blocks][rows][64 elements] tiles, as the TMA box writes them.
+  // [column blocks][rows][one swizzled row: 64 elements, 32 at head dim 96] tiles, as the TMA box
+  // writes them (tile_swizzle_bytes).
   alignas(1024) Element k[kBlockN * kHeadDim];
   alignas(1024) Element v[kBlockN * kHeadDim];
   alignas(1024) Element q[kStages][kBlockM * kHeadDim];
@@ -77,7 +79,7 @@ struct BwdSharedStorage {
   // still reads block m's.
   alignas(1024) Element ds[2][kBlockN * kBlockM];
   // fp32 dQ of one query block, both consumers' slices, for the dQ writer (dq_writer.cuh):
-  // [kHeadDim / 32 boxes][kBlockM rows][32 floats], 128-byte swizzled. 32 KB at both head dims.
+  // [kHeadDim / 32 boxes][kBlockM rows][32 floats], 128-byte swizzled. 32 KB at 64 and 128.
   alignas(1024) float dq[kBlockM * kHeadDim];
   float lse[2][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
   float dsum[2][2][kBlockM];  // [consumer][buffer]: D
@@ -98,14 +100,23 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kDTiles = kHeadDim / 8;  // n8 groups of dK, dV
   constexpr int kQTiles = kBlockM / 8;   // n8 groups of S^T, dP^T (query columns)
-  // dQ (kBlockM x kHeadDim over all kBlockN keys) in 64 x 64 slices, one per consumer: by
-  // columns at head_dim 128 (64 query rows), by query rows at head_dim 64 (128 rows).
-  constexpr bool kDqSplitsColumns = kHeadDim == 64 * kPolicy.consumer_wgs;
-  static_assert(kDqSplitsColumns != (kBlockM == 64 * kPolicy.consumer_wgs), "exactly one 64 x 64 dQ slice per consumer");
+  // Shared tiles: 128-byte swizzled rows of 64 columns, 64-byte ones of 32 at head dim 96 (whose
+  // K-major k16 steps and MN-major N = 96 need whole swizzle atoms: fwd_kernel.cuh).
+  constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
+  constexpr int kTileCols = kSwizzle / 2;
+  // dQ (kBlockM x kHeadDim over all kBlockN keys) in one slice per consumer:
+  //   head_dim 64: by query rows (128 rows: 64 x 64 each);
+  //   head_dim 128: by columns (64 query rows: 64 x 64 each);
+  //   head_dim 96: by columns, 64 + 32 (a slice must be whole 32-column swizzle atoms of K), the
+  //     64-column one alternating between the consumers block by block, so neither waits at the
+  //     next dS^T barrier for the other's larger share every block.
+  constexpr bool kDqSplitsRows = kBlockM == 64 * kPolicy.consumer_wgs;
+  static_assert(kDqSplitsRows ? kHeadDim == 64 : (kHeadDim == 128 || kHeadDim == 96),
+                "one dQ slice per consumer, every slice 64 or 32 columns wide");
   static_assert(kBlockM == 64 || kBlockM == 128, "S^T = K Q^T is m64n64 or m64n128");
   static_assert(kBlockN == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 keys");
   static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
-  static_assert(kHeadDim == 64 || kHeadDim == 128, "head dim");
+  static_assert(kHeadDim == 64 || kHeadDim == 96 || kHeadDim == 128, "head dim");
   using Smem = BwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
 
   extern __shared__ unsigned char smem_raw[];
@@ -136,9 +147,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const int key_row = warp * 16 + lane / 4;  // this thread's keys: kn0 + key_row (+ 8)
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
   const float scale_over_softcap = p.softcap > 0.f ? p.softmax_scale / p.softcap : 0.f;
-  // dQ slice of this consumer: query rows [dq_row0, +64) of the block, columns [dq_col0, +64).
-  const int dq_row0 = kDqSplitsColumns ? 0 : cwg * 64;
-  const int dq_col0 = kDqSplitsColumns ? cwg * 64 : 0;
+  // dQ slice of this consumer: query rows [dq_row0, +64) of the block; columns [dq_col0, +64) --
+  // at head dim 96 per block (dq_wide below).
+  const int dq_row0 = kDqSplitsRows ? cwg * 64 : 0;
+  const int dq_col0 = kDqSplitsRows ? 0 : cwg * 64;
 
   float dk[kDTiles * 4];
   float dv[kDTiles * 4];
@@ -192,14 +204,14 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN>(smem.k, cwg * 64, kk), kmajor_desc<kBlockM>(smem.q[s], 0, kk),
-                             kk > 0 ? 1 : 0);
+        wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN, kSwizzle>(smem.k, cwg * 64, kk),
+                                  kmajor_desc<kBlockM, kSwizzle>(smem.q[s], 0, kk), kk > 0 ? 1 : 0);
       }
       wgmma_commit();
 #pragma unroll
       for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN>(smem.v, cwg * 64, kk),
-                             kmajor_desc<kBlockM>(smem.dout[s], 0, kk), kk > 0 ? 1 : 0);
+        wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN, kSwizzle>(smem.v, cwg * 64, kk),
+                                  kmajor_desc<kBlockM, kSwizzle>(smem.dout[s], 0, kk), kk > 0 ? 1 : 0);
       }
       wgmma_commit();
 
@@ -247,41 +259,56 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) {
-        wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM>(smem.dout[s], kk), 1);
+        wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
       }
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) {
-        wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM>(smem.q[s], kk), 1);
+        wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
       }
       wgmma_commit();
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
-      float dq[32];
+      // dQ_partial = dS K into a 64 x kCols accumulator, then to the writer's tile. Head dim 96:
+      // this block's slice is columns [0, 64) or [64, 96) (kDqSplitsRows above); each width has its
+      // own accumulator array -- one array reinterpreted for both made ptxas inject a wgmma fence
+      // (C7519) into the loop.
+      const bool dq_wide = kHeadDim != 96 || ((step + cwg) & 1) == 0;
+      const int dq_col = kHeadDim != 96 ? dq_col0 : dq_wide ? 0 : 64;
+      auto dq_slice = [&](auto cols) {
+        constexpr int kCols = decltype(cols)::value;
+        float dq[kCols / 2];
 #pragma unroll
-      for (int kk = 0; kk < kBlockN / 16; ++kk) {
-        // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B; query
-        // block dq_row0 / 64 of the dS^T buffer.
-        const uint64_t a =
-            smem_desc_sw128(smem_u32(ds_tile) + (dq_row0 / 64) * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
-        // B = K (16 keys x 64 columns), MN-major: column block dq_col0 / 64 of the K tile.
-        const uint64_t b =
-            smem_desc_sw128(smem_u32(smem.k) + (dq_col0 / 64) * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
-        wgmma_ss<64, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+        for (int kk = 0; kk < kBlockN / 16; ++kk) {
+          // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B; query
+          // block dq_row0 / 64 of the dS^T buffer.
+          const uint64_t a = smem_desc_sw128(smem_u32(ds_tile) + (dq_row0 / 64) * (kBlockN * 128) + 16 * kk * 128,
+                                             kBlockN * 128, 1024);
+          // B = K (16 keys x kCols columns), MN-major: from column block dq_col / kTileCols of the
+          // K tile.
+          const uint64_t b = v_desc<kBlockN, kSwizzle>(
+              reinterpret_cast<const unsigned char*>(smem.k) + (dq_col / kTileCols) * (kBlockN * kSwizzle), kk);
+          wgmma_ss<kCols, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+        }
+        wgmma_commit();
+        wgmma_wait<1>();
+        fence_operands(dv);
+        fence_operands(dk);
+        fence_operands(pf);
+        fence_operands(dsf);
+        __syncwarp();
+        if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
+        wgmma_wait<0>();
+        fence_operands(dq);
+        // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
+        named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
+        store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - m0);
+        fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
+        named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
+      };
+      if (dq_wide) {
+        dq_slice(std::integral_constant<int, 64>{});
+      } else if constexpr (kHeadDim == 96) {
+        dq_slice(std::integral_constant<int, 32>{});
       }
-      wgmma_commit();
-      wgmma_wait<1>();
-      fence_operands(dv);
-      fence_operands(dk);
-      fence_operands(pf);
-      fence_operands(dsf);
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
-      wgmma_wait<0>();
-      fence_operands(dq);
-      // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
-      named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
-      store_dq_slice<kBlockM>(smem.dq, dq, dq_row0, dq_col0, warp, lane, seq.seqlen_q - m0);
-      fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
-      named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
     }
   }
 

@@ -61,6 +61,9 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
   BwdTensorMaps maps;
   const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
+  // dq_accum's rows: kHeadDim rounded up to 64 columns (flash_bwd_api.h dq_accum_cols), so that
+  // head dim 96's mma.sync fallback below (the 128 kernel) can take the same buffer.
+  constexpr int kAccumCols = dq_accum_cols(kHeadDim);
   cudaError_t err = make_bshd_tensor_maps(
       {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
         p.q_head_stride, kPolicy.block_m, p.head_dim},
@@ -70,16 +73,24 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
         p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
        {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
         p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v}},
-      kDType, t.batch);
-  // dq_accum: (batch, heads, seqlen_q, kHeadDim) dense, (heads, total_q, kHeadDim) packed -- the
-  // rows of lse's layout, kHeadDim wide at every head dim (flash_bwd_api.h); the map's row bound
-  // clips the TMA's reduce-adds there.
+      kDType, t.batch, tile_swizzle_bytes(kHeadDim));
+  // dq_accum: (batch, heads, seqlen_q, kAccumCols) dense, (heads, total_q, kAccumCols) packed --
+  // the rows of lse's layout (flash_bwd_api.h); the map's row bound clips the TMA's reduce-adds
+  // there (the writer adds no box past kHeadDim).
   if (err == cudaSuccess) {
-    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kHeadDim, t.rows_q, p.heads, t.batch, kPolicy.block_m);
+    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kAccumCols, t.rows_q, p.heads, t.batch, kPolicy.block_m);
   }
-  // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout.
+  // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout. It has no
+  // 96 (its tiles are 64-column blocks): 96 then runs on the registered 128 launcher, which
+  // falls back to it in turn (same dq_accum width: kAccumCols).
   if (err != cudaSuccess || bwd::sm90_mma_sync_requested()) {
-    return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+    if constexpr (kHeadDim % 64 == 0) {
+      return flashcore::launch_bwd<Arch::kSm90a, kDType, kHeadDim, kCausal>(p, stream);
+    } else {
+      static_assert(kAccumCols == 128, "the fallback kernel's dq_accum rows");
+      const BwdLauncher fallback = find_bwd_kernel(BwdKernelKey{Arch::kSm90a, kDType, kAccumCols, kCausal});
+      return fallback != nullptr ? fallback(p, stream) : cudaErrorInvalidDeviceFunction;
+    }
   }
 
   constexpr auto kernel = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic>();
@@ -104,24 +115,24 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;
-  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kAccumCols><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
   return cudaGetLastError();
 }
 
 // The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with dQ
-// through the dQ writer, deterministic or not. Head dims 64 and 128 split the keys between the
+// through the dQ writer, deterministic or not. Head dims 64, 96 and 128 split the keys between the
 // consumers (bwd_kernel.cuh), 192 and 256 share them (bwd_wide_kernel.cuh; every multiple of 8 in
 // 136..256 runs on one of these). The mma.sync kernel (kernels/sm80/bwd_kernel.cuh) takes only layouts
 // the TMA cannot describe.
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
-  static_assert(kHeadDim == 64 || kHeadDim == 128 || kHeadDim == 192 || kHeadDim == 256,
+  static_assert(kHeadDim == 64 || kHeadDim == 96 || kHeadDim == 128 || kHeadDim == 192 || kHeadDim == 256,
                 "no sm90a backward tile policy for this head dim");
   if (p.deterministic) return launch_bwd_wgmma<kDType, kHeadDim, kCausal, true>(p, stream);
   return launch_bwd_wgmma<kDType, kHeadDim, kCausal, false>(p, stream);

@@ -59,9 +59,9 @@ __device__ __forceinline__ void fence_proxy_async_global() {
   asm volatile("fence.proxy.async.global;\n" ::: "memory");
 }
 
-// A consumer's 64 x kCols dQ slice (the m64nkCols wgmma accumulator, kCols 64 or 128: element
+// A consumer's 64 x kCols dQ slice (the m64nkCols wgmma accumulator, kCols 32, 64 or 128: element
 // 4t + 2h + e is row row0 + 16 warp + lane / 4 + 8h, column col0 + 8t + 2 (lane % 4) + e; col0 a
-// multiple of 64) into the swizzled tile. Rows at or past valid_rows get zeros (see the varlen note above).
+// multiple of 32) into the swizzled tile. Rows at or past valid_rows get zeros (see the varlen note above).
 // 32-bit shared addresses, the box (t / 4) and row half (h) constant offsets: four address
 // registers per thread; generic 64-bit pointers made ptxas hoist sixteen of them and spill.
 template <int kBlockM, int kCols = 64>

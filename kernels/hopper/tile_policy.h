@@ -124,8 +124,14 @@ struct BwdTilePolicy {
 //        second Q / dO stage does not fit, so the next block's loads overlap only the dQ GEMM and
 //        its store;
 //   192: two Q / dO stages: 2 x 24 + 4 x 24 + 32 + 48 + 1 = 225 KB, + 1 KB: 227 KB.
+//
+// Head dim 96 (split keys, 64-byte swizzled tiles as in the forward): d128's shape -- dK + dV are
+// 48 + 48 registers, S^T and dP^T 32 + 32 -- with 6 k16 steps per S^T / dP^T and m64n96 dK / dV
+// GEMMs, so a step has 3/4 of d128's GEMM work; dQ splits 64 + 32 columns (bwd_kernel.cuh).
+// Shared memory: 2 x 24 (K, V) + 2 x 2 x 12 (Q, dO) + 32 (dS^T) + 24 (dQ) + 2 = 154 KB.
 constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
   return head_dim == 64    ? BwdTilePolicy{128, 128, 2, 2, 24, 240}
+         : head_dim == 96  ? BwdTilePolicy{64, 128, 2, 2, 24, 240}
          : head_dim == 192 ? BwdTilePolicy{64, 64, 2, 2, 24, 240, true, true}
          : head_dim == 256 ? BwdTilePolicy{64, 64, 1, 2, 24, 240, true}
                            : BwdTilePolicy{64, 128, 2, 2, 24, 240};

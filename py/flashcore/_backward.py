@@ -55,10 +55,11 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     # there keep _sink_grad's product from reading uninitialised memory (it masks them after).
     dsum = (torch.zeros if f.varlen else torch.empty)(lse_shape, dtype=torch.float32, device=q.device)
     arch, dtype_name = _core._arch_for(device), _core._DTYPE_NAMES[q.dtype]
-    # dq_accum's rows are as wide as the instantiation the call runs on (kernels/flash_bwd_api.h),
-    # which may exceed head_dim; 0 (no kernel): _C.bwd raises the precise error below.
+    # dq_accum's rows are as wide as the instantiation the call runs on, rounded up to 64 columns
+    # (kernels/flash_bwd_api.h dq_accum_cols), which may exceed head_dim; 0 (no kernel): _C.bwd
+    # raises the precise error below.
     widest = max(head_dim, head_dim_v)  # the instantiation of the wider of q's and v's head dims
-    accum_cols = _core._C.kernel_head_dim(arch, dtype_name, widest, f.masked, True) or widest
+    accum_cols = _core._C.dq_accum_cols(_core._C.kernel_head_dim(arch, dtype_name, widest, f.masked, True) or widest)
     dq_accum = torch.empty(lse_shape + (accum_cols,), dtype=torch.float32, device=q.device)
     if deterministic:
         n_sem = f.batch * heads * -(-f.seqlen_q // _core._C.bwd_block_m)

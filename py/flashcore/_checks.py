@@ -16,11 +16,12 @@ import torch
 
 # Head dims: forward kernels are instantiated for KERNEL_HEAD_DIMS on every arch, backward ones
 # for BWD_KERNEL_HEAD_DIMS (kernels/BUILD.bazel FWD_HEAD_DIMS and BWD_HEAD_DIMS; CPU tests keep
-# them equal; sm90a also has 192 in both passes, which only the extension's registry needs to know),
+# them equal; sm90a also has 192 in both passes and 96 in the backward, which only the extension's
+# registry needs to know),
 # and each also runs every smaller multiple of 8 (16-byte rows), loading and storing only the
 # call's columns -- never a padded copy of the inputs (kernels/flash_fwd_api.h). A call runs on
 # the smallest instantiated head dim >= its own (_C.kernel_head_dim answers per arch and pass):
-# 72..96 on the forward's 96 and the backward's 128, 136..192 on sm90a's 192.
+# 72..96 on the forward's 96 and the backward's 128 (sm90a: 96), 136..192 on sm90a's 192.
 KERNEL_HEAD_DIMS = (64, 96, 128, 256)
 BWD_KERNEL_HEAD_DIMS = (64, 128, 256)
 MAX_HEAD_DIM = KERNEL_HEAD_DIMS[-1]
