@@ -140,7 +140,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 
   // ------------------------------------------------------------------ consumer warpgroups
   warpgroup_reg_alloc<kPolicy.consumer_regs>();
-  const int cwg = threadIdx.x / 128 - 1;  // keys [n0 + 64 * cwg, +64)
+  const int cwg = warpgroup_index() - 1;  // keys [n0 + 64 * cwg, +64)
   const int warp = (threadIdx.x / 32) % 4;
   const int lane = threadIdx.x % 32;
   const int kn0 = n0 + cwg * 64;

@@ -98,7 +98,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   }
 
   warpgroup_reg_alloc<kPolicy.consumer_regs>();
-  const int cwg = threadIdx.x / 128 - 1;
+  const int cwg = warpgroup_index() - 1;
   const int warp = (threadIdx.x / 32) % 4;
   const int lane = threadIdx.x % 32;
   const int key_row = warp * 16 + lane / 4;  // this thread's keys: n0 + key_row (+ 8)

@@ -111,6 +111,12 @@ __device__ __forceinline__ void warpgroup_reg_dealloc() {
 }
 
 // Named barriers (ids 1..15; 0 is __syncthreads) for ordering between consumer warpgroups.
+// This thread's warpgroup index, as a warp-uniform value (a shuffle from lane 0): a branch on it
+// is then uniform to ptxas. Computed as threadIdx.x / 128, a branch on it around wgmma (a consumer
+// that owns other products than the other) made ptxas serialize every wgmma of the kernel
+// ("C7520 ... compiler-inserted WG.AR in divergent path": the d96 and d192 backward).
+__device__ __forceinline__ int warpgroup_index() { return __shfl_sync(0xffffffffu, threadIdx.x / 128, 0); }
+
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
