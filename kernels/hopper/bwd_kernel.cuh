@@ -1,5 +1,5 @@
-// Hopper (sm_90a) attention backward main kernel on wgmma and the TMA (FlashAttention-3's
-// backward, simplified). The preprocess (D = rowsum(dO o O) - dlse, dQ accumulator zeroed) and
+// Hopper (sm_90a) attention backward main kernel on wgmma and the TMA, head dims 64, 96 and 128
+// (FlashAttention-3's backward, simplified). The preprocess (D = rowsum(dO o O) - dlse, dQ accumulator zeroed) and
 // convert (dQ = dq_accum * scale) kernels are the sm80 backward's
 // (kernels/sm80/bwd_row_kernels.cuh, through kernels/sm80/bwd_kernel.cuh); only the main kernel
 // is new:
@@ -108,8 +108,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   //   head_dim 64: by query rows (128 rows: 64 x 64 each);
   //   head_dim 128: by columns (64 query rows: 64 x 64 each);
   //   head_dim 96: by columns, 64 + 32 (a slice must be whole 32-column swizzle atoms of K), the
-  //     64-column one alternating between the consumers block by block, so neither waits at the
-  //     next dS^T barrier for the other's larger share every block.
+  //     64-column one alternating between the consumers block by block. (H100, measured while
+  //     ptxas still serialized this kernel's wgmma -- see warpgroup_index: a static split and a
+  //     split by keys, each consumer's 64 keys x 96 columns into its own tile, both reduce-added,
+  //     ran the same; docs/results/2026-11-24-h100-hd96-bwd.md. Not re-measured since.)
   constexpr bool kDqSplitsRows = kBlockM == 64 * kPolicy.consumer_wgs;
   static_assert(kDqSplitsRows ? kHeadDim == 64 : (kHeadDim == 128 || kHeadDim == 96),
                 "one dQ slice per consumer, every slice 64 or 32 columns wide");

@@ -128,7 +128,10 @@ struct BwdTilePolicy {
 // Head dim 96 (split keys, 64-byte swizzled tiles as in the forward): d128's shape -- dK + dV are
 // 48 + 48 registers, S^T and dP^T 32 + 32 -- with 6 k16 steps per S^T / dP^T and m64n96 dK / dV
 // GEMMs, so a step has 3/4 of d128's GEMM work; dQ splits 64 + 32 columns (bwd_kernel.cuh).
-// Shared memory: 2 x 24 (K, V) + 2 x 2 x 12 (Q, dO) + 32 (dS^T) + 24 (dQ) + 2 = 154 KB.
+// Shared memory: 2 x 24 (K, V) + 2 x 2 x 12 (Q, dO) + 32 (dS^T) + 24 (dQ) + 2 = 154 KB. Measured on
+// the H100 (docs/results/2026-11-24-h100-hd96-bwd.md, kernel-only bf16): 1.10-1.15x the 128 kernel
+// that ran 72..96 before (a step costs nearly what a d128 step costs: the kernel is bound by its
+// per-step latency, not by GEMM work); 3 stages measured the same (0.99-1.00x).
 constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
   return head_dim == 64    ? BwdTilePolicy{128, 128, 2, 2, 24, 240}
          : head_dim == 96  ? BwdTilePolicy{64, 128, 2, 2, 24, 240}
