@@ -130,8 +130,9 @@ class InstalledWheelTest(absltest.TestCase):
             self.assertTrue(any(gencode in f for f in info["compile_flags"][lib]["flags"]), (lib, gencode))
         # Forward: 48 SASS + 16 portable PTX at head dims 64, 96, 128, 256, + the sm90a forward's 192 (4).
         self.assertEqual(len(info["kernels"]), 68)
-        # Backward: head dims 64, 128 and 256 in every library: 36 SASS + 12 portable PTX, + sm90a's 192 (4).
-        self.assertEqual(len(info["bwd_kernels"]), 52)
+        # Backward: head dims 64, 128 and 256 in every library: 36 SASS + 12 portable PTX, + sm90a's 96
+        # and 192 (8).
+        self.assertEqual(len(info["bwd_kernels"]), 56)
 
     def test_cpu_api_suite_against_the_installed_package(self):
         env = dict(self.env, FLASHCORE_INSTALLED_WHEEL_VENV=self.venv,
