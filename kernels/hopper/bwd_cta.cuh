@@ -143,17 +143,6 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   // dK += dS^T Q, dQ += dS K): a tile reaching past its sequence is loaded on the aux barrier,
   // those rows zeroed, and only then published, so a NaN stays in its own sequence.
   uint32_t aux_parity = 0;
-  // Rows are kSwizzle-byte lines per column block (the swizzle permutes within a line).
-  auto zero_rows = [&](Element* tile, int rows, int from) {
-    unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
-    for (int cb = 0; cb < kHeadDim / (kSwizzle / 2); ++cb) {
-      for (int r = max(from, 0); r < rows; ++r) {
-        uint4* line = reinterpret_cast<uint4*>(bytes + (cb * rows + r) * kSwizzle);
-#pragma unroll
-        for (int c = 0; c < kSwizzle / 16; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
-      }
-    }
-  };
   const int k_row0 = seq.row0_k + cta.n0;
   const int k_rows_in_seq = seq.seqlen_k - cta.n0;  // rows of this key block inside the sequence
   // (Dense with seqused_k too: keys past the used prefix are in the tensor and may hold anything.)
@@ -165,8 +154,8 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   if (patch_kv) {
     mbar_wait(&smem.aux, aux_parity);
     aux_parity ^= 1;
-    zero_rows(smem.k, kBlockN, k_rows_in_seq);
-    zero_rows(smem.v, kBlockN, k_rows_in_seq);
+    zero_tile_rows<kHeadDim, kBlockN, Element, kSwizzle>(smem.k, k_rows_in_seq);
+    zero_tile_rows<kHeadDim, kBlockN, Element, kSwizzle>(smem.v, k_rows_in_seq);
     fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
     mbar_arrive(&smem.kv_full);
   }
@@ -185,8 +174,8 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
     if (patch) {
       mbar_wait(&smem.aux, aux_parity);
       aux_parity ^= 1;
-      zero_rows(smem.q[s], kBlockM, q_rows_in_seq);
-      zero_rows(smem.dout[s], kBlockM, q_rows_in_seq);
+      zero_tile_rows<kHeadDim, kBlockM, Element, kSwizzle>(smem.q[s], q_rows_in_seq);
+      zero_tile_rows<kHeadDim, kBlockM, Element, kSwizzle>(smem.dout[s], q_rows_in_seq);
       fence_view_async_shared();
       mbar_arrive(&smem.full[s]);
     }

@@ -1,6 +1,6 @@
 // Hopper (sm_90a) attention backward main kernel on wgmma and the TMA, head dims 64, 96 and 128
-// (FlashAttention-3's backward, simplified). The preprocess (D = rowsum(dO o O) - dlse, dQ accumulator zeroed) and
-// convert (dQ = dq_accum * scale) kernels are the sm80 backward's
+// (FlashAttention-3's backward, simplified). The preprocess (D = rowsum(dO o O) - dlse, dQ
+// accumulator zeroed) and convert (dQ = dq_accum * scale) kernels are the sm80 backward's
 // (kernels/sm80/bwd_row_kernels.cuh, through kernels/sm80/bwd_kernel.cuh); only the main kernel
 // is new:
 //   - one CTA per (128-key block, head, batch), launched in BwdBlockOrder's order (causal: the

@@ -90,6 +90,22 @@ __device__ __forceinline__ void load_tile(const CUtensorMap* map, Element* tile,
   }
 }
 
+// Zeroes rows [from, kRows) of a kRows x kHeadDim tile laid out as load_tile writes it: one
+// kSwizzleBytes line per (column block, row) -- the swizzle permutes 16-byte chunks within a line,
+// so whole lines are zeroed in place. (Rows past a packed sequence or past the data, which the
+// TMA loaded from the next sequence and may hold NaN.)
+template <int kHeadDim, int kRows, class Element, int kSwizzleBytes>
+__device__ __forceinline__ void zero_tile_rows(Element* tile, int from) {
+  unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
+  for (int cb = 0; cb < kHeadDim / (kSwizzleBytes / 2); ++cb) {
+    for (int r = max(from, 0); r < kRows; ++r) {
+      uint4* line = reinterpret_cast<uint4*>(bytes + (cb * kRows + r) * kSwizzleBytes);
+#pragma unroll
+      for (int c = 0; c < kSwizzleBytes / 16; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
+    }
+  }
+}
+
 // Descriptor of the k16 slice kk (32 bytes of a swizzled row) of a K-major
 // [column block][rows][kSwizzleBytes / 2] tile, starting at `row`: 8-row groups 8 * kSwizzleBytes
 // apart (SBO).
@@ -280,15 +296,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer
           load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.v, smem.v[s], &smem.v_aux, row0, head_kv, tma_batch);
           mbar_wait(&smem.v_aux, v_aux_parity);
           v_aux_parity ^= 1;
-          // Rows are kSwizzle-byte lines per column block (the swizzle permutes within a line).
-          unsigned char* v_tile = reinterpret_cast<unsigned char*>(smem.v[s]);
-          for (int cb = 0; cb < kHeadDim / kTileCols; ++cb) {
-            for (int r = max(rows_in_data, 0); r < kBlockN; ++r) {
-              uint4* line = reinterpret_cast<uint4*>(v_tile + (cb * kBlockN + r) * kSwizzle);
-#pragma unroll
-              for (int c = 0; c < kSwizzle / 16; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
-            }
-          }
+          zero_tile_rows<kHeadDim, kBlockN, Element, kSwizzle>(smem.v[s], rows_in_data);
           fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
           mbar_arrive(&smem.v_full[s]);
         }
