@@ -55,10 +55,6 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
                          p.dq_semaphore_count < static_cast<int64_t>((p.seqlen_q + 63) / 64) * p.batch * p.heads)) {
     return cudaErrorInvalidValue;
   }
-  const int64_t rows = bwd::rows_of_stats(p);
-  const int64_t row_blocks = (rows + 3) / 4;
-  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
-
   BwdTensorMaps maps;
   const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
   // dq_accum's rows: kHeadDim rounded up to 64 columns (flash_bwd_api.h dq_accum_cols), so that
@@ -115,13 +111,20 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;
-  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kAccumCols><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  // dq_accum: the dQ writer adds 32-column boxes up to head_dim (dq_writer.cuh); no other column is
+  // added to or read, so the preprocess zeroes only those.
+  const int64_t row_blocks = bwd::row_kernel_blocks(p, kAccumCols);
+  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const int zero_cols = (p.head_dim + 31) / 32 * 32 < kAccumCols ? (p.head_dim + 31) / 32 * 32 : kAccumCols;
+  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kAccumCols>
+      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, zero_cols);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols>
+      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
   return cudaGetLastError();
 }
 

@@ -614,14 +614,15 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
       (p.dq_semaphore == nullptr || p.dq_semaphore_count < m_blocks * p.batch * p.heads)) {
     return cudaErrorInvalidValue;
   }
-  const int64_t rows = bwd::rows_of_stats(p);
-  const int64_t row_blocks = (rows + 3) / 4;
+  const int64_t row_blocks = bwd::row_kernel_blocks(p, kHeadDim);
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
 
   BwdParams params = p;
   if (!p.deterministic) params.dq_semaphore = nullptr;
 
-  bwd::bwd_preprocess_kernel<kArch, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  // dq_accum: whole rows zeroed (this kernel's dQ parts add every column of a part, zeros past head_dim).
+  bwd::bwd_preprocess_kernel<kArch, Traits, kHeadDim>
+      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, kHeadDim);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   if constexpr (kArch == Arch::kSm90a && kHeadDim <= 128) {
@@ -636,7 +637,8 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
                            kTile.dkv_cols, kTile.ds_in_do>(params, stream);
   }
   if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<kArch, Traits, kHeadDim><<<static_cast<unsigned>(row_blocks), 128, 0, stream>>>(params);
+  bwd::bwd_convert_dq_kernel<kArch, Traits, kHeadDim>
+      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
   return cudaGetLastError();
 }
 

@@ -1,13 +1,13 @@
-// The backward's two row kernels, one warp per row of the lse's layout, launched before and after
+// The backward's two row kernels, one lane group per row of the lse's layout, launched before and after
 // the main kernel by both backward launchers: launch_bwd (kernels/sm80/bwd_kernel.cuh) and the
 // Hopper one (kernels/hopper/bwd_kernel.cuh). Numbered by launch order, 2 being the main kernel:
 //   1. preprocess: D_i = rowsum(dO_i * O_i) - dlse_i in fp32 (O plus its rounding residual when
-//      the forward kept one); zero the row's fp32 dQ accumulator and (deterministic mode) the dQ
-//      semaphore of its query block.
+//      the forward kept one); zero the row's fp32 dQ accumulator (the columns the main kernel adds
+//      to) and (deterministic mode) the dQ semaphore of its query block.
 //   3. convert: dQ = dq_accum * scale in the input dtype.
 // A head dim below kHeadDim (multiples of 8): they read and write only head_dim_v columns of O, dO
 // and the residual and head_dim columns of dQ; dq_accum's rows stay kHeadDim wide (flash_bwd_api.h).
-// They are apart from the main kernels because they have no tiling: each warp maps its row to
+// They are apart from the main kernels because they have no tiling: each lane group maps its row to
 // (batch, head, row) (RowOfStats) and walks one head-dim row of global memory.
 #pragma once
 
@@ -49,6 +49,39 @@ inline int64_t rows_of_stats(const BwdParams& p) {
   return static_cast<int64_t>(p.heads) * (p.cu_seqlens_q != nullptr ? p.total_q : static_cast<int64_t>(p.batch) * p.seqlen_q);
 }
 
+// A row is walked by a group of row_lanes(kHeadDim) lanes, one 16-byte vector (8 elements of O
+// and dO, 8 floats of dq_accum) each: 8 lanes at 64, 16 at 96 and 128, 32 at 192 and 256 (a power
+// of two, so that groups tile a warp; lanes past kHeadDim idle). (One warp per row
+// with 4-byte accesses, as before, measured 99-125 us for the 256-320 MB these passes move at 16k
+// tokens and hidden 2048 -- 2.5-2.6 TB/s on the H100, 10-15% of a S 1024 backward.) Every
+// tensor's rows start 16-byte aligned (the API checks it: py/flashcore/_backward.py).
+constexpr int kRowKernelThreads = 256;
+constexpr int row_lanes(int kernel_head_dim) {
+  return kernel_head_dim <= 64 ? 8 : kernel_head_dim <= 128 ? 16 : 32;
+}
+inline int64_t row_kernel_blocks(const BwdParams& p, int kernel_head_dim) {
+  const int rows_per_block = kRowKernelThreads / row_lanes(kernel_head_dim);
+  return (rows_of_stats(p) + rows_per_block - 1) / rows_per_block;
+}
+
+// The shuffle mask of this lane's row group (the groups of a warp may leave at different rows).
+template <int kLanes>
+__device__ __forceinline__ unsigned row_group_mask() {
+  if constexpr (kLanes == 32) {
+    return 0xffffffffu;
+  } else {
+    return ((1u << kLanes) - 1u) << (threadIdx.x % 32 / kLanes * kLanes);
+  }
+}
+
+template <class Element>
+__device__ __forceinline__ void load8(float (&f)[8], const Element* src) {
+  alignas(16) Element e[8];
+  *reinterpret_cast<uint4*>(e) = *reinterpret_cast<const uint4*>(src);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) f[j] = static_cast<float>(e[j]);
+}
+
 // Every __global__ of the mma.sync backward (these two, flash_bwd_kernel in bwd_kernel.cuh) takes
 // the library's Arch as its first template argument although the code does not depend on it: the
 // sm80, sm89, sm80_ptx and sm90a libraries all instantiate these kernels, and with one kernel
@@ -57,42 +90,48 @@ inline int64_t rows_of_stats(const BwdParams& p) {
 // docs/results/2026-11-23-h100-reach.md). One name per library, as the forward's
 // flash_fwd_kernel<kArch, ...> always had.
 
-// ---- 1. preprocess: one warp per query row ----------------------------------------------------
+// ---- 1. preprocess: D of one row per lane group; zero dq_accum's first zero_cols columns -----
+// zero_cols: the columns the launcher's main kernel adds to (a multiple of 8, <= kHeadDim) -- the
+// sm90a wgmma kernels' 32-column boxes up to head_dim, the mma.sync kernel's whole rows. The
+// others are never added to nor read into dQ, so they are not written.
 template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) {
+__global__ void __launch_bounds__(kRowKernelThreads) bwd_preprocess_kernel(const BwdParams p, int zero_cols) {
   using Element = typename Traits::Element;
-  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
+  constexpr int kLanes = row_lanes(kHeadDim);
+  static_assert(kHeadDim <= 8 * kLanes && kHeadDim <= 256 && kHeadDim % 8 == 0, "one 16-byte vector of a row per lane");
+  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * (kRowKernelThreads / kLanes) + threadIdx.x / kLanes);
   const int64_t r = row.r;
-  const int lane = threadIdx.x % 32;
-  if (!row.valid) return;
+  if (!row.valid) return;  // the whole lane group: they share the row
+  const int c = threadIdx.x % kLanes * 8;
   const int i = row.i, h = row.h, b = row.b;
-  const auto* o = static_cast<const Element*>(p.o) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
-  const auto* dout =
-      static_cast<const Element*>(p.dout) + b * p.do_batch_stride + i * p.do_row_stride + h * p.do_head_stride;
+  const int64_t o_off = b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride + c;
   // O + its rounding residual when the forward kept one (FwdParams::o_resid): D from the rounded
-  // O alone leaves a residue that dominates where dS = P (dP - D) nearly cancels.
-  const auto* o_resid = p.o_resid == nullptr ? nullptr
-      : static_cast<const Element*>(p.o_resid) + b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride;
-  // Columns past the call's head_dim_v (O's and dO's; a multiple of 8, so a pair is in or out)
-  // are not read.
+  // O alone leaves a residue that dominates where dS = P (dP - D) nearly cancels. Columns past the
+  // call's head_dim_v (O's and dO's; a multiple of 8) are not read.
   float acc = 0.f;
+  if (c < p.head_dim_v) {
+    float o[8], d[8];
+    load8(o, static_cast<const Element*>(p.o) + o_off);
+    load8(d, static_cast<const Element*>(p.dout) + b * p.do_batch_stride + i * p.do_row_stride + h * p.do_head_stride + c);
+    if (p.o_resid != nullptr) {
+      float res[8];
+      load8(res, static_cast<const Element*>(p.o_resid) + o_off);
 #pragma unroll
-  for (int d = lane * 2; d < kHeadDim; d += 64) {
-    if (d < p.head_dim_v) {
-      float o0 = static_cast<float>(o[d]), o1 = static_cast<float>(o[d + 1]);
-      if (o_resid != nullptr) o0 += static_cast<float>(o_resid[d]), o1 += static_cast<float>(o_resid[d + 1]);
-      acc += o0 * static_cast<float>(dout[d]) + o1 * static_cast<float>(dout[d + 1]);
+      for (int j = 0; j < 8; ++j) o[j] += res[j];
     }
-  }
 #pragma unroll
-  for (int off = 16; off > 0; off /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off);
-  // dq_accum's rows are kHeadDim wide whatever the call's head_dim (flash_bwd_api.h): all zeroed.
-  float* accum_row = p.dq_accum + r * kHeadDim;
-#pragma unroll
-  for (int d = lane * 2; d < kHeadDim; d += 64) {
-    *reinterpret_cast<float2*>(accum_row + d) = make_float2(0.f, 0.f);
+    for (int j = 0; j < 8; ++j) acc += o[j] * d[j];
   }
-  if (lane == 0) {
+  const unsigned mask = row_group_mask<kLanes>();
+#pragma unroll
+  for (int off = kLanes / 2; off > 0; off /= 2) acc += __shfl_xor_sync(mask, acc, off);
+  // dq_accum's rows are kHeadDim wide whatever the call's head_dim (flash_bwd_api.h).
+  if (c < zero_cols) {
+    float4* accum = reinterpret_cast<float4*>(p.dq_accum + r * kHeadDim + c);
+    accum[0] = make_float4(0.f, 0.f, 0.f, 0.f);
+    accum[1] = make_float4(0.f, 0.f, 0.f, 0.f);
+  }
+  if (c == 0) {
     p.dsum[r] = acc - (p.dlse != nullptr ? p.dlse[r] : 0.f);
     // Varlen: the caller zeroes the semaphores (a packed row does not know its sequence's index).
     if (p.dq_semaphore != nullptr && p.cu_seqlens_q == nullptr && i % kBlockM == 0) {
@@ -102,24 +141,26 @@ __global__ void __launch_bounds__(128) bwd_preprocess_kernel(const BwdParams p) 
   }
 }
 
-// ---- 3. convert: dQ = dq_accum * scale, one warp per query row --------------------------------
+// ---- 3. convert: dQ = dq_accum * scale, one row per lane group ------------------------------
 template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(128) bwd_convert_dq_kernel(const BwdParams p) {
+__global__ void __launch_bounds__(kRowKernelThreads) bwd_convert_dq_kernel(const BwdParams p) {
   using Element = typename Traits::Element;
-  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32);
-  const int64_t r = row.r;
-  const int lane = threadIdx.x % 32;
-  if (!row.valid) return;
-  const int i = row.i, h = row.h, b = row.b;
-  auto* dq = static_cast<Element*>(p.dq) + b * p.dq_batch_stride + i * p.dq_row_stride + h * p.dq_head_stride;
-  const float* accum_row = p.dq_accum + r * kHeadDim;
-#pragma unroll
-  for (int d = lane * 2; d < kHeadDim; d += 64) {
-    if (d < p.head_dim) {  // dQ has the call's head_dim columns; dq_accum's others are not dQ's
-      const float2 a = *reinterpret_cast<const float2*>(accum_row + d);
-      *reinterpret_cast<uint32_t*>(dq + d) = Traits::pack2(a.x * p.softmax_scale, a.y * p.softmax_scale);
-    }
-  }
+  constexpr int kLanes = row_lanes(kHeadDim);
+  static_assert(kHeadDim <= 8 * kLanes && kHeadDim <= 256 && kHeadDim % 8 == 0, "one 16-byte vector of a row per lane");
+  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * (kRowKernelThreads / kLanes) + threadIdx.x / kLanes);
+  const int c = threadIdx.x % kLanes * 8;
+  // dQ has the call's head_dim columns; dq_accum's others are not dQ's.
+  if (!row.valid || c >= p.head_dim) return;
+  const float4* accum = reinterpret_cast<const float4*>(p.dq_accum + row.r * kHeadDim + c);
+  const float4 a0 = accum[0], a1 = accum[1];
+  const float s = p.softmax_scale;
+  uint4 packed;
+  packed.x = Traits::pack2(a0.x * s, a0.y * s);
+  packed.y = Traits::pack2(a0.z * s, a0.w * s);
+  packed.z = Traits::pack2(a1.x * s, a1.y * s);
+  packed.w = Traits::pack2(a1.z * s, a1.w * s);
+  *reinterpret_cast<uint4*>(static_cast<Element*>(p.dq) + row.b * p.dq_batch_stride + row.i * p.dq_row_stride +
+                            row.h * p.dq_head_stride + c) = packed;
 }
 
 }  // namespace bwd
