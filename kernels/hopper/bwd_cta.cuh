@@ -7,8 +7,8 @@
 //   - run_bwd_producer: the producer warpgroup -- thread 0 loads K and V once and streams Q and dO
 //     through a kStages-deep TMA + mbarrier pipeline (zeroing rows past a packed sequence), the
 //     dQ-writer warp reduce-adds the consumers' dQ tiles (dq_writer.cuh);
-//   - store_key_rows / store_dk_dv: a consumer's dK (times the softmax scale) and dV, straight from
-//     registers.
+//   - store_key_rows / store_dk_dv: a consumer's dK (times the softmax scale) and dV, through
+//     shared memory into whole 16-byte pieces of rows.
 // Included only through bwd_launch.cuh by the generated sm90a backward TUs (kernels/defs.bzl).
 #pragma once
 
@@ -182,42 +182,93 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   }
 }
 
-// Rows of dK or dV from a consumer's m64nkCols accumulator (keys key0 + 16 warp + lane / 4 (+ 8),
-// columns col0 + 8 t + 2 (lane % 4) (+ 1)) times `scale`, summed over the group's query heads;
-// keys past the sequence are not stored, keys no query sees get 0, columns from `cols` on (the
-// call's head_dim or head_dim_v) are not the tensor's.
-template <class Traits, int kCols, bool kCausal>
-__device__ __forceinline__ void store_key_rows(void* out, int64_t batch_stride, int64_t head_stride, int64_t row_stride,
-                                               const float (&acc)[kCols / 2], float scale, int cols,
-                                               const BwdCta<kCausal>& cta, int key0, int col0, int warp, int lane) {
-  using Element = typename Traits::Element;
-  Element* base = static_cast<Element*>(out) + cta.batch * batch_stride + cta.head_kv * head_stride;
+// The epilogue: dK (times the softmax scale) and dV of a consumer's m64 accumulators (keys
+// key0 + 16 warp + lane / 4 (+ 8), columns col0 + 8 t + 2 (lane % 4) (+ 1)), summed over the
+// group's query heads, through shared memory: the fragment goes to 64 scratch rows with 4-byte
+// shared stores, then every thread of the warpgroup writes whole 16-byte pieces of rows to global
+// memory. (Straight from the fragment, each warp's 4-byte global stores wrote 8 rows x 16 bytes
+// and queued in the LSU: ncu at d128 S1024 put 5% of the consumers' stall samples on those STGs
+// and lg_throttle at 0.37 cycles per instruction, 0.02 at S16384 --
+// docs/results/2026-11-24-h100-bwd-rows-persistent.md.) Keys past the sequence are not stored,
+// keys no query sees get 0, columns from `cols` on (the call's head_dim or head_dim_v) are not the
+// tensor's. The scratch is a consumer's share of the K / V tiles, free once both consumers are
+// past bwd_epilogue_begin.
+
+// Both consumers' GEMMs are done: K and V may be overwritten (every consumer thread calls it).
+__device__ __forceinline__ void bwd_epilogue_begin() {
+  wgmma_wait<0>();
+  named_barrier_sync(1, 2 * 128);
+}
+
+// Scratch rows: row-major, kCols elements each; a row's 16-byte pieces are XOR-swizzled by the
+// row within groups of 8 (4 when kCols / 8 is not a multiple of 8: head dim 96), so that a warp's
+// fragment stores (8 rows, 16 bytes each) fall on distinct banks.
+template <int kCols>
+__device__ __forceinline__ int scratch_byte(int row, int piece) {
+  constexpr int kGroup = (kCols / 8) % 8 == 0 ? 8 : 4;
+  return row * kCols * 2 + ((piece & ~(kGroup - 1)) | ((piece ^ row) & (kGroup - 1))) * 16;
+}
+
+template <class Traits, int kCols>
+__device__ __forceinline__ void stage_key_rows(unsigned char* scratch, const float (&acc)[kCols / 2], float scale,
+                                               int warp, int lane) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    const int key = key0 + warp * 16 + lane / 4 + 8 * h;
-    if (key < cta.seq.seqlen_k) {
-      Element* row = base + static_cast<int64_t>(cta.seq.row0_k + key) * row_stride;
+    const int row = warp * 16 + lane / 4 + 8 * h;
 #pragma unroll
-      for (int t = 0; t < kCols / 8; ++t) {
-        const int col = col0 + 8 * t;
-        if (col < cols) {
-          *reinterpret_cast<uint32_t*>(row + col + 2 * (lane % 4)) =
-              Traits::pack2(acc[4 * t + 2 * h] * scale, acc[4 * t + 2 * h + 1] * scale);
-        }
-      }
+    for (int t = 0; t < kCols / 8; ++t) {
+      *reinterpret_cast<uint32_t*>(scratch + scratch_byte<kCols>(row, t) + (lane % 4) * 4) =
+          Traits::pack2(acc[4 * t + 2 * h] * scale, acc[4 * t + 2 * h + 1] * scale);
     }
   }
 }
 
-// dK (times the softmax scale) and dV of a consumer that holds both for the same keys and columns.
-// (One pass over the rows writing both measured the same on the H100: session 11's w5 / w6 A/B.)
+// After the warpgroup's barrier: its 64 scratch rows to global memory, thread `thread` (0..127)
+// taking every 128th 16-byte piece.
 template <class Traits, int kCols, bool kCausal>
-__device__ __forceinline__ void store_dk_dv(const BwdParams& p, const BwdCta<kCausal>& cta, const float (&dk)[kCols / 2],
-                                            const float (&dv)[kCols / 2], int key0, int col0, int warp, int lane) {
-  store_key_rows<Traits, kCols>(p.dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride, dk, p.softmax_scale,
-                                p.head_dim, cta, key0, col0, warp, lane);
-  store_key_rows<Traits, kCols>(p.dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride, dv, 1.f, p.head_dim_v,
-                                cta, key0, col0, warp, lane);
+__device__ __forceinline__ void copy_key_rows_out(const unsigned char* scratch, void* out, int64_t batch_stride,
+                                                  int64_t head_stride, int64_t row_stride, int cols,
+                                                  const BwdCta<kCausal>& cta, int key0, int col0, int thread) {
+  using Element = typename Traits::Element;
+  constexpr int kPieces = kCols / 8;
+  Element* base = static_cast<Element*>(out) + cta.batch * batch_stride + cta.head_kv * head_stride;
+#pragma unroll 4
+  for (int j = thread; j < 64 * kPieces; j += 128) {
+    const int row = j / kPieces, piece = j % kPieces;
+    const int key = key0 + row, col = col0 + 8 * piece;
+    if (key < cta.seq.seqlen_k && col < cols) {
+      *reinterpret_cast<uint4*>(base + static_cast<int64_t>(cta.seq.row0_k + key) * row_stride + col) =
+          *reinterpret_cast<const uint4*>(scratch + scratch_byte<kCols>(row, piece));
+    }
+  }
+}
+
+// One tensor's rows (dK or dV) of this consumer's accumulator, through `scratch` (64 x kCols).
+template <class Traits, int kCols, bool kCausal>
+__device__ __forceinline__ void store_key_rows(unsigned char* scratch, void* out, int64_t batch_stride,
+                                               int64_t head_stride, int64_t row_stride,
+                                               const float (&acc)[kCols / 2], float scale, int cols,
+                                               const BwdCta<kCausal>& cta, int key0, int col0, int warp, int lane) {
+  stage_key_rows<Traits, kCols>(scratch, acc, scale, warp, lane);
+  named_barrier_sync(3 + warpgroup_index() - 1, 128);
+  copy_key_rows_out<Traits, kCols>(scratch, out, batch_stride, head_stride, row_stride, cols, cta, key0, col0,
+                                   threadIdx.x % 128);
+}
+
+// dK (times the softmax scale) and dV of a consumer that holds both for the same keys and columns,
+// through `scratch` (2 x 64 x kCols: dK's rows, then dV's).
+template <class Traits, int kCols, bool kCausal>
+__device__ __forceinline__ void store_dk_dv(unsigned char* scratch, const BwdParams& p, const BwdCta<kCausal>& cta,
+                                            const float (&dk)[kCols / 2], const float (&dv)[kCols / 2], int key0,
+                                            int col0, int warp, int lane) {
+  unsigned char* scratch_v = scratch + 64 * kCols * 2;
+  stage_key_rows<Traits, kCols>(scratch, dk, p.softmax_scale, warp, lane);
+  stage_key_rows<Traits, kCols>(scratch_v, dv, 1.f, warp, lane);
+  named_barrier_sync(3 + warpgroup_index() - 1, 128);
+  copy_key_rows_out<Traits, kCols>(scratch, p.dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride, p.head_dim,
+                                   cta, key0, col0, threadIdx.x % 128);
+  copy_key_rows_out<Traits, kCols>(scratch_v, p.dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride,
+                                   p.head_dim_v, cta, key0, col0, threadIdx.x % 128);
 }
 
 }  // namespace hopper

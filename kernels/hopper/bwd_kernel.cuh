@@ -31,7 +31,8 @@
 //     reduce-adds it into dq_accum with the TMA (dq_writer.cuh) while the consumers go on --
 //     once per (query block, key block); deterministic mode keeps the same fixed key-block order
 //     per 64 query rows (one int32 semaphore each), waited for by the writer warp;
-//   - dK (times the softmax scale) and dV are written straight from registers at the end.
+//   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
+//     memory (bwd_cta.cuh store_dk_dv).
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
 // are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
@@ -314,8 +315,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     }
   }
 
-  // Epilogue: this warpgroup's 64 keys, every column.
-  store_dk_dv<Traits, kHeadDim>(p, cta, dk, dv, kn0, 0, warp, lane);
+  // Epilogue: this warpgroup's 64 keys, every column, through its half of the K / V tiles.
+  bwd_epilogue_begin();
+  store_dk_dv<Traits, kHeadDim>(reinterpret_cast<unsigned char*>(cwg == 0 ? smem.k : smem.v), p, cta, dk, dv, kn0, 0,
+                                warp, lane);
 }
 
 }  // namespace hopper

@@ -260,17 +260,20 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     }
   }
 
-  // Epilogue: all 64 keys; split products: every column of this consumer's dV or dK.
+  // Epilogue: all 64 keys; split products: every column of this consumer's dV or dK. Through
+  // shared memory (bwd_cta.cuh): consumer 0 the K tile's, 1 the V tile's (64 x kHeadDim each).
+  bwd_epilogue_begin();
+  unsigned char* scratch = reinterpret_cast<unsigned char*>(cwg == 0 ? smem.k : smem.v);
   if constexpr (kSplitProducts) {
     if (cwg == 0) {
-      store_key_rows<Traits, kHeadDim>(p.dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride, acc0, 1.f,
-                                       p.head_dim_v, cta, n0, 0, warp, lane);
+      store_key_rows<Traits, kHeadDim>(scratch, p.dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride, acc0,
+                                       1.f, p.head_dim_v, cta, n0, 0, warp, lane);
     } else {
-      store_key_rows<Traits, kHeadDim>(p.dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride, acc0,
+      store_key_rows<Traits, kHeadDim>(scratch, p.dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride, acc0,
                                        p.softmax_scale, p.head_dim, cta, n0, 0, warp, lane);
     }
   } else {
-    store_dk_dv<Traits, kHeadDim / 2>(p, cta, acc1, acc0, n0, col0, warp, lane);
+    store_dk_dv<Traits, kHeadDim / 2>(scratch, p, cta, acc1, acc0, n0, col0, warp, lane);
   }
 }
 
