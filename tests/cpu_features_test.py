@@ -254,6 +254,25 @@ def test_varlen_value_checks_pass_on_good_lengths_and_allow_seqused_beyond_lengt
                                            torch.tensor([6, 100, 0], dtype=torch.int32)) is True
 
 
+def test_varlen_value_checks_run_once_per_tensors_and_again_after_a_change():
+    # A model passes the same cu_seqlens to every layer: the host read (a GPU sync) is done once.
+    q, k = t(15, 4, 64), t(21, 2, 64)
+    cu_q, cu_k = cu(5, 0, 7), cu(6, 3, 9)
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    cu_q.numpy()[1] = 9  # a write torch does not see (no version bump): the cached verdict stands
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    with pytest.raises(ValueError, match="cu_seqlens_q must be non-decreasing"):  # other sizes: checked again
+        _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 8, 9, None)
+    cu_q[1] = 5  # an in-place change torch sees: checked again
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    cu_q[2] = 4
+    with pytest.raises(ValueError, match="cu_seqlens_q must be non-decreasing"):
+        _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None)
+    with pytest.raises(ValueError, match="cu_seqlens_k must be non-decreasing"):  # another cu_seqlens_k
+        _checks.check_lengths_on_device("f", q, k, cu(5, 0, 7), torch.tensor([0, 6, 9, 8], dtype=torch.int32), 7, 9,
+                                        None)
+
+
 def test_varlen_value_checks_are_skipped_where_no_host_read_is_possible():
     from torch._subclasses.fake_tensor import FakeTensorMode
     bad = torch.tensor([3, 1, 0], dtype=torch.int32)  # would fail every value check

@@ -12,6 +12,8 @@ break); there the values are the caller's responsibility, as in FlashAttention.
 from __future__ import annotations
 
 import math
+import weakref
+
 import torch
 
 # Head dims: forward kernels are instantiated for KERNEL_HEAD_DIMS on every arch, backward ones
@@ -247,12 +249,40 @@ def device_reads_allowed(*tensors) -> bool:
     return True
 
 
+# Packed-batch metadata already checked, by cu_seqlens_q tensor: a model passes the same
+# cu_seqlens tensors to each attention layer of a step, and every check is a device-to-host copy
+# that synchronises the host with the GPU. (Measured, H100: checked on every call, the eager varlen
+# forward ran 15-23% below its CUDA-graph kernel time at 4 x 4096 tokens, d64 / d128 --
+# docs/results/2026-11-24-h100-bwd-rows-persistent.md.) An entry holds the other tensors (weakly)
+# and every version counter and size the checks read, so an in-place change of any of them, another
+# cu_seqlens_k or seqused_k, other row counts or other max_seqlen_* check again.
+# (Keyed by id, with the tensor held weakly: a WeakKeyDictionary would compare tensors with ==.)
+_LENGTHS_CHECKED = {}  # id(cu_seqlens_q) -> (its weakref, cu_seqlens_k's, seqused_k's or None, key)
+
+
+def _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k):
+    return (cu_seqlens_q._version, cu_seqlens_k._version, None if seqused_k is None else seqused_k._version,
+            cu_seqlens_q.data_ptr(), cu_seqlens_k.data_ptr(), None if seqused_k is None else seqused_k.data_ptr(),
+            q.shape[0], k.shape[0], max_seqlen_q, max_seqlen_k)
+
+
+def _lengths_cached(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k) -> bool:
+    entry = _LENGTHS_CHECKED.get(id(cu_seqlens_q))
+    if entry is None:
+        return False
+    ref_q, ref_k, ref_used, key = entry
+    return (ref_q() is cu_seqlens_q and ref_k() is cu_seqlens_k and (ref_used is None if seqused_k is None else ref_used() is seqused_k)
+            and key == _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k))
+
+
 def check_lengths_on_device(fn, q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k):
-    """Value checks of cu_seqlens / seqused_k (one device-to-host copy). Skipped under
-    torch.compile, fake tensors and CUDA-graph capture (device_reads_allowed); returns whether
-    they ran."""
+    """Value checks of cu_seqlens / seqused_k (one device-to-host copy, once per set of tensors
+    and sizes: _LENGTHS_CHECKED). Skipped under torch.compile, fake tensors and CUDA-graph capture
+    (device_reads_allowed); returns whether they ran or had passed before."""
     if not device_reads_allowed(q, cu_seqlens_q, cu_seqlens_k, seqused_k):
         return False
+    if _lengths_cached(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k):
+        return True
     parts = [cu_seqlens_q, cu_seqlens_k] + ([seqused_k] if seqused_k is not None else [])
     values = torch.cat(parts).tolist()  # one synchronising copy for all of them
     n = cu_seqlens_q.shape[0]
@@ -274,4 +304,8 @@ def check_lengths_on_device(fn, q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, 
     for b, u in enumerate(used):
         if u < 0:
             raise ValueError("%s: seqused_k must be >= 0, got %d for sequence %d" % (fn, u, b))
+    ident = id(cu_seqlens_q)
+    _LENGTHS_CHECKED[ident] = (weakref.ref(cu_seqlens_q, lambda _: _LENGTHS_CHECKED.pop(ident, None)),
+                               weakref.ref(cu_seqlens_k), None if seqused_k is None else weakref.ref(seqused_k),
+                               _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k))
     return True
