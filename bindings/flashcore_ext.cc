@@ -174,7 +174,8 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& q_strides, const Strides& k_strides, const Strides& v_strides,
          const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
-         bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid, int head_dim_v) {
+         bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid, int head_dim_v,
+         uintptr_t sink_partial) {
   const int widest = check_head_dims(head_dim, head_dim_v);
   const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), widest, causal};
   BwdKernelKey kernel_key{};
@@ -197,6 +198,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   p.dq_accum = reinterpret_cast<float*>(dq_accum);
   p.dq_semaphore = reinterpret_cast<int*>(dq_semaphore);
   p.dq_semaphore_count = dq_semaphore_count;
+  p.sink_partial = reinterpret_cast<float*>(sink_partial);
   p.q_batch_stride = q_strides[0], p.q_row_stride = q_strides[1], p.q_head_stride = q_strides[2];
   p.k_batch_stride = k_strides[0], p.k_row_stride = k_strides[1], p.k_head_stride = k_strides[2];
   p.v_batch_stride = v_strides[0], p.v_row_stride = v_strides[1], p.v_head_stride = v_strides[2];
@@ -376,15 +378,20 @@ PYBIND11_MODULE(_C, m) {
         py::arg("k_strides"), py::arg("v_strides"), py::arg("o_strides"), py::arg("do_strides"),
         py::arg("dq_strides"), py::arg("dk_strides"), py::arg("dv_strides"), py::arg("softmax_scale"),
         py::arg("causal"), py::arg("deterministic"), py::arg("stream"), py::arg("features") = py::tuple(),
-        py::arg("o_resid") = 0, py::arg("head_dim_v") = 0,
+        py::arg("o_resid") = 0, py::arg("head_dim_v") = 0, py::arg("sink_partial") = 0,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
         "dq_accum_cols(kernel_head_dim(arch, dtype, head_dim, causal, backward=True))), and for deterministic=True "
         "dq_semaphore int32 of dq_semaphore_count >= "
         "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0; "
         "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O). "
-        "head_dim_v (0: head_dim): v, o, dout and dv's head dim; kernel_head_dim of max(head_dim, head_dim_v).");
+        "head_dim_v (0: head_dim): v, o, dout and dv's head dim; kernel_head_dim of max(head_dim, head_dim_v). "
+        "sink_partial (0, or with a sink in features: zeroed float32 (ceil(seqlen_k / sink_partial_keys), batch, "
+        "heads, sink_partial_slots)): the kernels' shares of sum_i p_sink,i D_i (kernels/flash_bwd_api.h); the "
+        "sink's gradient is minus their sum over every axis but heads.");
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
+  m.attr("sink_partial_keys") = flashcore::kSinkPartialKeys;
+  m.attr("sink_partial_slots") = flashcore::kSinkPartialSlots;
   m.def("kernel_head_dim", &flashcore::kernel_head_dim, py::arg("arch"), py::arg("dtype"), py::arg("head_dim"),
         py::arg("causal"), py::arg("backward") = false,
         "The compiled head dim a call of `head_dim` (a multiple of 8) runs on: the smallest instantiated one "

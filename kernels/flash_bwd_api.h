@@ -33,6 +33,8 @@ constexpr int kBwdBlockM = 64;
 // dq_accum's row width for an instantiation of head dim kernel_head_dim: a whole number of 64
 // columns, so that the sm90a 96 kernel's mma.sync fallback -- the 128 kernel, whose tiles are
 // 64-column blocks -- accumulates into the same buffer (kernels/hopper/bwd_launch.cuh).
+constexpr int kSinkPartialKeys = 32;   // sink_partial's key blocks are at least this many keys
+constexpr int kSinkPartialSlots = 8;   // and have up to this many warps' shares each
 constexpr int dq_accum_cols(int kernel_head_dim) { return (kernel_head_dim + 63) / 64 * 64; }
 
 struct BwdParams : AttentionFeatures {
@@ -51,6 +53,17 @@ struct BwdParams : AttentionFeatures {
   float* dq_accum;
   int* dq_semaphore;  // nullptr unless deterministic
   int64_t dq_semaphore_count;
+  // Attention sinks (AttentionFeatures::sink): the sink's gradient is -sum_i p_sink,i (D_i - dlse_i)
+  // with D_i = sum_j P_ij dP_ij, taken by the sm90a main kernels from their fp32 P and dP (dO . O
+  // from the rounded O left up to 7x the error of the same math in bf16 on some inputs). Each consumer warp stores its
+  // share sum p_sink,i P_ij dP_ij of a (key block, batch, query head) at
+  //   sink_partial[((n_block * batch + b) * heads + h) * kSinkPartialSlots + slot]
+  // with n_block counted in kSinkPartialKeys keys or more (every backward kernel's key block is a
+  // multiple); the caller zeroes ceil(seqlen_k / kSinkPartialKeys) * batch * heads * slots floats,
+  // sums them in a fixed order (deterministic) and subtracts sum_i p_sink,i dlse_i. The mma.sync
+  // backward (sm80, sm89, sm90a's fallback) writes D from the rounded O instead, in slot 0 of key
+  // block 0 (bwd_row_kernels.cuh). nullptr: no sink, or the caller does not want it.
+  float* sink_partial;
   int64_t q_batch_stride, q_row_stride, q_head_stride;
   int64_t k_batch_stride, k_row_stride, k_head_stride;
   int64_t v_batch_stride, v_row_stride, v_head_stride;

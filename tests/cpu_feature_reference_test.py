@@ -116,22 +116,22 @@ def test_sink_reference_is_an_extra_key_with_a_zero_value_and_its_gradient_check
         assert abs(fd.item() - r.dsink[h].item()) < 1e-6 * max(1.0, abs(fd.item()))
 
 
-def test_sink_gradient_formula_of_the_custom_op_matches_the_reference():
-    # _attention._sink_grad (dsink = -sum_rows exp(sink - lse) * dsum, dsum = rowsum(dO * O) - dlse)
-    # against autograd in float64, dense and packed (padding rows past cu_seqlens_q[-1] ignored).
+def test_sink_gradient_formula_of_the_backward_kernels_matches_the_reference():
+    # What the backward kernels sum (kernels/flash_bwd_api.h sink_partial): dsink_h =
+    # -sum_i exp(sink_h - lse_i) sum_j P_ij dP_ij, P and dP from the scores, not from O; against
+    # autograd in float64 (GQA, causal with a window, seqlen_q != seqlen_k).
     sink = rnd(4, seed=7)
     q, k, v, do = rnd(2, 6, 4, 64, seed=1), rnd(2, 9, 2, 64, seed=2), rnd(2, 9, 2, 64, seed=3), rnd(2, 6, 4, 64, seed=4)
-    r = features_reference(q, k, v, causal=True, window_size=(3, 0), sink=sink, dout=do)
-    dsum = (do * r.out).sum(-1).transpose(1, 2)  # (b, h, sq)
-    assert torch.allclose(_attention._sink_grad(sink, r.lse, dsum, None), r.dsink, atol=1e-10)
-    cq, ck = cu(3, 5), cu(4, 6)
-    qp, kp, vp, dop = rnd(10, 4, 64, seed=1), rnd(12, 2, 64, seed=2), rnd(12, 2, 64, seed=3), rnd(10, 4, 64, seed=4)
-    r = features_reference(qp, kp, vp, sink=sink, cu_seqlens_q=cq, cu_seqlens_k=ck, dout=dop)
-    dsum = (dop * r.out).sum(-1).T.contiguous()  # (h, total_q)
-    dsum[:, 8:] = float("nan")  # padding rows: never written by the kernels
-    lse = r.lse.clone()
-    lse[:, 8:] = float("nan")
-    assert torch.allclose(_attention._sink_grad(sink, lse, dsum, cq), r.dsink, atol=1e-10)
+    scale = 64 ** -0.5
+    r = features_reference(q, k, v, softmax_scale=scale, causal=True, window_size=(3, 0), sink=sink, dout=do)
+    kk, vv = k.repeat_interleave(2, dim=2), v.repeat_interleave(2, dim=2)  # query head h reads kv head h // 2
+    s = torch.einsum("bqhd,bkhd->bhqk", q, kk) * scale
+    s = s.masked_fill(~window_mask(6, 9, (3, 0), causal=True), float("-inf"))
+    p = torch.exp(s - r.lse[..., None])  # lse includes the sink
+    dp = torch.einsum("bqhd,bkhd->bhqk", do, vv)
+    d_exact = (p * dp).sum(-1)  # (b, h, sq)
+    dsink = -(torch.exp(sink[None, :, None] - r.lse) * d_exact).sum((0, 2))
+    assert torch.allclose(dsink, r.dsink, atol=1e-10)
 
 
 def test_rows_that_see_no_key_get_zero_output_and_lse_minus_inf_or_the_sink():

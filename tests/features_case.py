@@ -126,12 +126,9 @@ class Case:
 
     def backward(self, out, lse, deterministic=False):
         dq, dk, dv = (torch.full_like(t, float("nan")) for t in (self.q, self.k, self.v))
-        dsum = _attention.attention_bwd_into(self.dout, self.q, self.k, self.v, out, lse, dq, dk, dv, self.causal,
-                                             self.scale, deterministic, self.dlse, out_resid=self.out_resid,
-                                             **self.features())
-        dsink = None
-        if self.sink is not None:
-            dsink = _attention._sink_grad(self.sink.float(), lse, dsum, self.cu_q)
+        _, dsink = _attention.attention_bwd_into(self.dout, self.q, self.k, self.v, out, lse, dq, dk, dv,
+                                                 self.causal, self.scale, deterministic, self.dlse,
+                                                 out_resid=self.out_resid, **self.features())
         torch.cuda.synchronize()
         return dq, dk, dv, dsink
 

@@ -8,9 +8,9 @@
 * with --expect_hopper=1 (set in tests/BUILD.bazel since the Hopper kernel landed) each
   (dtype, head_dim, causal) TU of the sm90a libraries must hold at least one such kernel;
 * the sm90a backward libraries (--sm90a_bwd_lib) hold, per (dtype, head_dim, causal) TU, the
-  wgmma/TMA backward (flashcore::hopper::bwd_kernel, HGMMA and UTMALDG: the default and the
-  deterministic path; head dims 64 and 128 only) and the mma.sync backward (HMMA, no HGMMA: layouts
-  the TMA cannot describe, and head dim 256).
+  wgmma/TMA backward (flashcore::hopper::bwd_kernel / bwd_wide_kernel, HGMMA and UTMALDG: the
+  default and the deterministic path, each without and with the sink's gradient) and the mma.sync
+  backward (HMMA, no HGMMA: layouts the TMA cannot describe; not at 96).
 
 The sm90a libraries are read member by member (one generated TU per object, named
 fwd_<dtype>_sm90a_d<head_dim>_<full|causal>), which is what ties a kernel to its key.
@@ -195,10 +195,11 @@ class SassTest(absltest.TestCase):
                 self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 mma_sync[key].append(k.name)
         # Every sm90a backward TU: the wgmma kernel (dQ through the writer, default and
-        # deterministic) and, but at 96 (whose fallback is the 128 TU's), the mma.sync kernel
-        # (layouts the TMA cannot describe).
-        self.assertEmpty(sorted(key for key in want if len(hopper[key]) != 2),
-                         "sm90a bwd TUs without both wgmma kernels (default, deterministic): %s" % dict(hopper))
+        # deterministic, each without and with the sink's gradient) and, but at 96 (whose fallback
+        # is the 128 TU's), the mma.sync kernel (layouts the TMA cannot describe).
+        self.assertEmpty(sorted(key for key in want if len(hopper[key]) != 4),
+                         "sm90a bwd TUs without the four wgmma kernels (default, deterministic; x sink "
+                         "gradient): %s" % dict(hopper))
         with_mma_sync = {key for key in want if key[1] in SM90A_BWD_MMA_SYNC_HEAD_DIMS}
         self.assertEqual({key for key in want if mma_sync[key]}, with_mma_sync,
                          "sm90a bwd TUs with the mma.sync kernel")

@@ -84,12 +84,13 @@ struct BwdSharedStorage {
   alignas(1024) float dq[kBlockM * kHeadDim];
   float lse[2][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
   float dsum[2][2][kBlockM];  // [consumer][buffer]: D
+  float p_sink[2][2][kBlockM];  // [consumer][buffer]: exp(sink - lse), with a sink's gradient to take
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
   uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
 };
 
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
   using Element = typename Traits::Element;
@@ -118,6 +119,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
                 "one dQ slice per consumer, every slice 64 or 32 columns wide");
   static_assert(kBlockM == 64 || kBlockM == 128, "S^T = K Q^T is m64n64 or m64n128");
   static_assert(kBlockN == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 keys");
+  static_assert(kBlockN % kSinkPartialKeys == 0 && 4 * kPolicy.consumer_wgs <= kSinkPartialSlots, "sink_partial");
   static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
   static_assert(kHeadDim == 64 || kHeadDim == 96 || kHeadDim == 128, "head dim");
   using Smem = BwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
@@ -180,6 +182,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     };
     float stats[kStatSlots];
     load_stats(0, stats);
+    float sink_share = 0.f;  // this thread's share of the sink's gradient for the step's head
     PipelineState<kStages> st;
     for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
@@ -194,6 +197,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         const int slot = threadIdx.x % 128 + 128 * i;
         if (slot < kBlockM) {
           smem.lse[cwg][buf][slot] = bwd::lse_log2(stats[i]);
+          if constexpr (kSinkGrad) {
+            smem.p_sink[cwg][buf][slot] = exp2f(p.sink[cta.step_head(step)] * kLog2e - bwd::lse_log2(stats[i]));
+          }
         } else {
           smem.dsum[cwg][buf][slot - kBlockM] = stats[i];
         }
@@ -230,6 +236,14 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
                                  mask.block_needs_mask(m0, kBlockM, kn0, 64), kn0 + key_row, m0, lane);
       wgmma_wait<0>();
       fence_operands(dpacc);
+      if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
+        const int h = cta.step_head(step);
+        sink_share += bwd::sink_grad_share<kQTiles>(sacc, dpacc, smem.p_sink[cwg][buf], lane);
+        if (step + 1 == steps || cta.step_head(step + 1) != h) {
+          bwd::store_sink_share(p, sink_share, n0, cta.batch, h, cwg * 4 + warp, lane);
+          sink_share = 0.f;
+        }
+      }
       dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
       uint32_t pf[kBlockM / 16][4];

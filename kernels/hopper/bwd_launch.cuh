@@ -23,13 +23,16 @@
 namespace flashcore {
 namespace hopper {
 
-// The main kernel of a head dim's layout; only that one is instantiated.
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+// The main kernel of a head dim's layout; only that one is instantiated. kSinkGrad: the variant
+// that also sums the sink's gradient (BwdParams::sink_partial). A template flag, not a run-time
+// branch: the branch alone, never taken, cost the d64 backward 3-5% (H100, kernel-only;
+// docs/results/2026-11-24-h100-bwd-rows-persistent.md).
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
 constexpr auto bwd_kernel_for() {
   if constexpr (bwd_tile_policy(kHeadDim).shared_keys) {
-    return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
+    return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
   } else {
-    return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic>;
+    return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
   }
 }
 
@@ -89,8 +92,10 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
     }
   }
 
-  constexpr auto kernel = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic>();
-  err = ensure_dynamic_smem<kernel>(kSmemBytes);
+  constexpr auto kernel = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic, false>();
+  constexpr auto kernel_sink_grad = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic, true>();
+  const bool sink_grad = p.sink_partial != nullptr && p.sink != nullptr;
+  err = sink_grad ? ensure_dynamic_smem<kernel_sink_grad>(kSmemBytes) : ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
 
   // One CTA per (key block, k/v head, batch), in a 1-D grid ordered by BwdBlockOrder.
@@ -120,7 +125,11 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
       <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, zero_cols);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
+  if (sink_grad) {
+    kernel_sink_grad<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
+  } else {
+    kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
+  }
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols>

@@ -58,12 +58,13 @@ struct BwdWideSharedStorage {
   alignas(1024) float dq[kBlockM * kHeadDim];
   float lse[2][2][kBlockM / 2];   // [consumer][buffer]: its query rows' lse * log2(e), +inf where P must be 0
   float dsum[2][2][kBlockM / 2];  // [consumer][buffer]: D
+  float p_sink[2][2][kBlockM / 2];  // [consumer][buffer]: exp(sink - lse), with a sink's gradient to take
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
   uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
 };
 
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic>
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_wide_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps,
                     BwdBlockOrder order) {
@@ -81,6 +82,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kDqSplit = kSplitProducts ? 128 : kHeadDim / 2;
   static_assert(kPolicy.shared_keys && kPolicy.consumer_wgs == 2, "two consumers sharing the key block");
   static_assert(kBlockM == 64 && kBlockN == 64, "64 x 64 P^T / dS^T tiles: one swizzled 128-byte row per key");
+  static_assert(kBlockN % kSinkPartialKeys == 0 && 8 <= kSinkPartialSlots, "sink_partial");
   static_assert(kDqSplit % 64 == 0 && kHeadDim - kDqSplit <= 128, "64-column-aligned dQ slices of m64n64 / m64n128");
   using Smem = BwdWideSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
 
@@ -134,6 +136,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       return query < seq.seqlen_q ? __ldg((is_lse ? p.lse : p.dsum) + row0 + query) : (is_lse ? -INFINITY : 0.f);
     };
     float stat = load_stat(0);
+    float sink_share = 0.f;  // this thread's share of the sink's gradient for the step's head
     PipelineState<kStages> st;
     for (int step = 0; step < cta.steps; ++step, ++st.count) {
       const int s = st.stage();
@@ -144,6 +147,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const int buf = step & 1;
       if (slot < kQueries) {
         smem.lse[cwg][buf][slot] = bwd::lse_log2(stat);
+        if constexpr (kSinkGrad) {
+          smem.p_sink[cwg][buf][slot] = exp2f(p.sink[cta.step_head(step)] * kLog2e - bwd::lse_log2(stat));
+        }
       } else if (slot < 2 * kQueries) {
         smem.dsum[cwg][buf][slot - kQueries] = stat;
       }
@@ -180,6 +186,14 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
                                  lane);
       wgmma_wait<0>();
       fence_operands(dpacc);
+      if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
+        const int h = cta.step_head(step);
+        sink_share += bwd::sink_grad_share<kQTiles>(sacc, dpacc, smem.p_sink[cwg][buf], lane);
+        if (step + 1 == cta.steps || cta.step_head(step + 1) != h) {
+          bwd::store_sink_share(p, sink_share, n0, cta.batch, h, cwg * 4 + warp, lane);
+          sink_share = 0.f;
+        }
+      }
       dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // P^T and dS^T into this block's buffers, swizzled as the TMA would write a [keys][64] tile:
       // query columns q_half + 8t .. + 7 are 16-byte chunk q_half / 8 + t of key row r.

@@ -639,6 +639,12 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   bwd::bwd_convert_dq_kernel<kArch, Traits, kHeadDim>
       <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+  if (p.sink_partial != nullptr && p.sink != nullptr) {
+    err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+    bwd::bwd_sink_share_from_d_kernel<kArch>
+        <<<static_cast<unsigned>(p.batch) * static_cast<unsigned>(p.heads), bwd::kRowKernelThreads, 0, stream>>>(params);
+  }
   return cudaGetLastError();
 }
 

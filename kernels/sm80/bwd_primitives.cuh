@@ -86,5 +86,38 @@ __device__ __forceinline__ void atomic_add2(float* dst, float x, float y) {
   }
 }
 
+// ---- the sink's gradient (BwdParams::sink_partial) --------------------------------------------
+// This thread's share of sum_i p_sink,i sum_j P_ij dP_ij from one warp's keys x queries fragments
+// of P^T and dP^T (fp32, dP^T before it becomes dS^T). Entry 4 t + 2 h + c is key row lane / 4 +
+// 8 h and query column 8 t + 2 (lane % 4) + c: mma.sync m16n8's layout, and each warp's rows of a
+// wgmma m64nN accumulator. p_sink_rows: the columns' p_sink = exp(sink - lse), 0 where P must be 0
+// (computed once per row with the lse rows: per fragment entry it cost the d64 backward 18%).
+template <int kQTiles>
+__device__ __forceinline__ float sink_grad_share(const float* pt, const float* dpt, const float* p_sink_rows,
+                                                 int lane) {
+  float acc = 0.f;
+#pragma unroll
+  for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+      const float p_sink = p_sink_rows[8 * t + 2 * (lane % 4) + c];
+      acc += p_sink * (pt[4 * t + c] * dpt[4 * t + c] + pt[4 * t + 2 + c] * dpt[4 * t + 2 + c]);
+    }
+  }
+  return acc;
+}
+
+// A warp's shares (every lane calls it) into its slot of sink_partial for the key block from key
+// n0, batch entry b, query head h: one plain store, in a fixed order, so deterministic.
+__device__ __forceinline__ void store_sink_share(const BwdParams& p, float share, int n0, int b, int h, int slot,
+                                                 int lane) {
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) share += __shfl_xor_sync(0xffffffffu, share, off);
+  if (lane == 0) {
+    p.sink_partial[((static_cast<int64_t>(n0 / kSinkPartialKeys) * p.batch + b) * p.heads + h) * kSinkPartialSlots +
+                   slot] = share;
+  }
+}
+
 }  // namespace bwd
 }  // namespace flashcore

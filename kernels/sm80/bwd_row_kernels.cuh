@@ -4,7 +4,8 @@
 //   1. preprocess: D_i = rowsum(dO_i * O_i) - dlse_i in fp32 (O plus its rounding residual when
 //      the forward kept one); zero the row's fp32 dQ accumulator (the columns the main kernel adds
 //      to) and (deterministic mode) the dQ semaphore of its query block.
-//   3. convert: dQ = dq_accum * scale in the input dtype.
+//   3. convert: dQ = dq_accum * scale in the input dtype;
+//   4. with a sink, on the mma.sync backward only: its share of the sink's gradient from D.
 // A head dim below kHeadDim (multiples of 8): they read and write only head_dim_v columns of O, dO
 // and the residual and head_dim columns of dQ; dq_accum's rows stay kHeadDim wide (flash_bwd_api.h).
 // They are apart from the main kernels because they have no tiling: each lane group maps its row to
@@ -161,6 +162,41 @@ __global__ void __launch_bounds__(kRowKernelThreads) bwd_convert_dq_kernel(const
   packed.w = Traits::pack2(a1.z * s, a1.w * s);
   *reinterpret_cast<uint4*>(static_cast<Element*>(p.dq) + row.b * p.dq_batch_stride + row.i * p.dq_row_stride +
                             row.h * p.dq_head_stride + c) = packed;
+}
+
+// ---- 4. the sink's gradient on the mma.sync backward --------------------------------------
+// Its main kernel keeps no fp32 sum of P o dP (its registers are spent: the sum made ptxas spill
+// 16-44 bytes more in the sm80 d128 kernel), so with a sink (BwdParams::sink_partial) this kernel
+// writes the share sum_i p_sink,i D_i with D from the rounded O (dsum + dlse, as FlashAttention
+// takes it) into slot 0 of key block 0: one CTA per (batch entry, query head), a fixed-order sum.
+template <Arch kArch>
+__global__ void __launch_bounds__(kRowKernelThreads) bwd_sink_share_from_d_kernel(const BwdParams p) {
+  const int b = blockIdx.x % p.batch, h = blockIdx.x / p.batch;
+  int64_t r0;
+  int rows;
+  if (p.cu_seqlens_q != nullptr) {
+    r0 = static_cast<int64_t>(h) * p.total_q + p.cu_seqlens_q[b];
+    rows = p.cu_seqlens_q[b + 1] - p.cu_seqlens_q[b];
+  } else {
+    r0 = (static_cast<int64_t>(b) * p.heads + h) * p.seqlen_q;
+    rows = p.seqlen_q;
+  }
+  const float sink = p.sink[h];
+  float acc = 0.f;
+  for (int i = threadIdx.x; i < rows; i += kRowKernelThreads) {
+    const float d = p.dsum[r0 + i] + (p.dlse != nullptr ? p.dlse[r0 + i] : 0.f);
+    acc += __expf(sink - p.lse[r0 + i]) * d;
+  }
+  __shared__ float warp_sums[kRowKernelThreads / 32];
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, off);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float sum = 0.f;
+    for (int w = 0; w < kRowKernelThreads / 32; ++w) sum += warp_sums[w];
+    p.sink_partial[(static_cast<int64_t>(b) * p.heads + h) * kSinkPartialSlots] = sum;
+  }
 }
 
 }  // namespace bwd

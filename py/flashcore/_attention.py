@@ -324,7 +324,7 @@ def _attention_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bo
     out_shape = _out_shape(q, v)
     out = _new_output(out_shape, q.dtype, q.device)
     # Packed: lse rows past cu_seqlens_q[-1] belong to no sequence and no kernel writes them; -inf
-    # there (an empty row's value) keeps _sink_grad and callers from reading uninitialised memory.
+    # there (an empty row's value) keeps callers from reading uninitialised memory.
     if cu_seqlens_q is not None:
         lse = torch.full(_lse_shape(q, cu_seqlens_q), float("-inf"), dtype=torch.float32, device=q.device)
     else:
@@ -560,8 +560,8 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
 
 
 # The backward op (flashcore._backward) and the feature front end (flashcore.api) build on this
-# module, so they are imported last. attention_bwd_into and _sink_grad stay reachable from here.
-from flashcore._backward import _kernel_layout, _sink_grad, attention_bwd_into  # noqa: E402,F401
+# module, so they are imported last. attention_bwd_into stays reachable from here.
+from flashcore._backward import _kernel_layout, attention_bwd_into  # noqa: E402,F401
 from flashcore import api as _api  # noqa: E402
 
 if os.environ.get(FORCE_ARCH_ENV):

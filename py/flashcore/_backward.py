@@ -26,9 +26,9 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     unit stride on head_dim, 16-byte rows; out and dout have q's rows and v's head dim; their other
     strides are free, so a test may pass views of wider buffers). Scratch (O(batch*heads*seqlen_q*kernel head dim) float32) is allocated here
     through torch. The tests use this to poison the outputs. `features`: the
-    keywords of _attention._PLAIN. Returns dsum (D = rowsum(dO * O) - dlse, lse's layout), from which the
-    caller takes a sink's gradient. out_resid (optional): the forward's O residual
-    (_attention_fwd's save_residual), with out's strides."""
+    keywords of _attention._PLAIN. Returns (dsum, dsink): D = rowsum(dO * O) - dlse in lse's
+    layout, and with a sink (features["sink"]) its gradient (heads,) float32, else None. out_resid
+    (optional): the forward's O residual (_attention_fwd's save_residual), with out's strides."""
     f = _core._Features(q, k, causal, **{**_core._PLAIN, **features})
     if out_resid is not None and (out_resid.shape != out.shape or out_resid.stride() != out.stride()
                                   or out_resid.dtype != out.dtype or out_resid.device != out.device):
@@ -52,8 +52,19 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
     device = q.device.index if q.device.index is not None else torch.cuda.current_device()
     # Packed: rows past cu_seqlens_q[-1] belong to no sequence and the preprocess skips them; zeros
-    # there keep _sink_grad's product from reading uninitialised memory (it masks them after).
+    # there keep callers that read dsum from uninitialised memory.
     dsum = (torch.zeros if f.varlen else torch.empty)(lse_shape, dtype=torch.float32, device=q.device)
+    # The sink's gradient -sum_i p_sink,i D_i, with D_i = sum_j P_ij dP_ij from the main kernels' fp32
+    # P and dP: their warps' shares per (key block, batch entry, query head), summed here in a fixed
+    # order (kernels/flash_bwd_api.h sink_partial). D from dO . O (the rounded O, whose P.V took P in
+    # the input dtype) left the gradient up to 7x the error of the same math in bf16 on some inputs
+    # (docs/results/2026-11-24-h100-bwd-rows-persistent.md).
+    sink = features.get("sink")
+    sink_partial = None
+    if sink is not None:
+        key_blocks = -(-f.seqlen_k // _core._C.sink_partial_keys)
+        sink_partial = torch.zeros((key_blocks, f.batch, heads, _core._C.sink_partial_slots), dtype=torch.float32,
+                                   device=q.device)
     arch, dtype_name = _core._arch_for(device), _core._DTYPE_NAMES[q.dtype]
     # dq_accum's rows are as wide as the instantiation the call runs on, rounded up to 64 columns
     # (kernels/flash_bwd_api.h dq_accum_cols), which may exceed head_dim; 0 (no kernel): _C.bwd
@@ -77,20 +88,27 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
                  f.strides(q), f.strides(k), f.strides(v), f.strides(out), f.strides(dout),
                  f.strides(dq), f.strides(dk), f.strides(dv),
                  softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple,
-                 0 if out_resid is None else out_resid.data_ptr(), head_dim_v)
-    return dsum
+                 0 if out_resid is None else out_resid.data_ptr(), head_dim_v,
+                 0 if sink_partial is None else sink_partial.data_ptr())
+    if sink_partial is None:
+        return dsum, None
+    return dsum, _sink_grad(sink_partial, sink, lse, dlse, features.get("cu_seqlens_q"))
 
 
-def _sink_grad(sink, lse, dsum, cu_seqlens_q):
-    """d loss / d sink_h = -sum over the head's rows of p_sink * dsum, p_sink = exp(sink_h - lse)
-    the probability the sink took (lse includes it). Packed rows past cu_seqlens_q[-1] were never
-    written: masked out on the device (no host read, so CUDA graphs keep working)."""
-    if cu_seqlens_q is not None:  # lse, dsum: (heads, total_q)
+def _sink_grad(sink_partial, sink, lse, dlse, cu_seqlens_q):
+    """d loss / d sink_h = -sum_i p_sink,i (D_i - dlse_i), p_sink = exp(sink_h - lse) the
+    probability the sink took: the kernels' shares of sum_i p_sink,i D_i summed over key blocks,
+    batch entries and warps (a fixed order), and the dlse term here. Packed rows past
+    cu_seqlens_q[-1] belong to no sequence: masked on the device (no host read, so CUDA graphs keep
+    working)."""
+    dsink = -sink_partial.sum((0, 1, 3))
+    if dlse is None:
+        return dsink
+    if cu_seqlens_q is not None:  # lse, dlse: (heads, total_q)
         p_sink = torch.exp(sink[:, None] - lse)
         valid = torch.arange(lse.shape[1], device=lse.device) < cu_seqlens_q[-1]
-        return -(p_sink * dsum).masked_fill(~valid, 0.0).sum(1)
-    p_sink = torch.exp(sink[None, :, None] - lse)  # (batch, heads, seqlen_q)
-    return -(p_sink * dsum).sum((0, 2))
+        return dsink + (p_sink * dlse).masked_fill(~valid, 0.0).sum(1)
+    return dsink + (torch.exp(sink[None, :, None] - lse) * dlse).sum((0, 2))
 
 
 @torch.library.custom_op("flashcore::attention_bwd", mutates_args=())
@@ -108,12 +126,13 @@ def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
         dq, dk, dv = (torch.zeros(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     else:
         dq, dk, dv = (_core._new_output(t.shape, t.dtype, t.device) for t in (q, k, v))
-    dsum = attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
-                              deterministic, None if dlse is None else dlse.contiguous(),
-                              window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
-                              cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, seqused_k=seqused_k,
-                              max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, out_resid=out_resid)
-    dsink = _sink_grad(sink, lse, dsum, cu_seqlens_q) if sink is not None else q.new_empty((0,), dtype=torch.float32)
+    _, dsink = attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
+                                  deterministic, None if dlse is None else dlse.contiguous(),
+                                  window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
+                                  cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, seqused_k=seqused_k,
+                                  max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, out_resid=out_resid)
+    if dsink is None:
+        dsink = q.new_empty((0,), dtype=torch.float32)
     return dq, dk, dv, dsink
 
 
