@@ -18,7 +18,7 @@
 #include "kernels/hopper/bwd_wide_kernel.cuh"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
-#include "kernels/sm80/bwd_kernel.cuh"
+#include "kernels/sm80/bwd_launch.cuh"  // the mma.sync fallback's launcher and the test-only switches
 
 namespace flashcore {
 namespace hopper {
@@ -140,7 +140,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 // The sm90a backward launcher registered for (dtype, head_dim, causal): the wgmma kernel, with dQ
 // through the dQ writer, deterministic or not. Head dims 64, 96 and 128 split the keys between the
 // consumers (bwd_kernel.cuh), 192 and 256 share them (bwd_wide_kernel.cuh; every multiple of 8 in
-// 136..256 runs on one of these). The mma.sync kernel (kernels/sm80/bwd_kernel.cuh) takes only layouts
+// 136..256 runs on one of these). The mma.sync kernel (kernels/sm80/bwd_kernel.cuh, launched by sm80/bwd_launch.cuh) takes only layouts
 // the TMA cannot describe.
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {

@@ -1,5 +1,5 @@
 // The backward's two row kernels, one lane group per row of the lse's layout, launched before and after
-// the main kernel by both backward launchers: launch_bwd (kernels/sm80/bwd_kernel.cuh) and the
+// the main kernel by both backward launchers: launch_bwd (kernels/sm80/bwd_launch.cuh) and the
 // Hopper one (kernels/hopper/bwd_kernel.cuh). Numbered by launch order, 2 being the main kernel:
 //   1. preprocess: D_i = rowsum(dO_i * O_i) - dlse_i in fp32 (O plus its rounding residual when
 //      the forward kept one); zero the row's fp32 dQ accumulator (the columns the main kernel adds

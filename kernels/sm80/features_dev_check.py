@@ -10,7 +10,7 @@ features when off, against a build without them) and of each feature.
 Paths (a Hopper has no sm80 SASS): FLASHCORE_FORCE_ARCH=sm80_ptx runs the sm80 forward (and,
 where the build has the PTX backward library, the sm80 backward: 1 Q/dO stage, scalar dQ
 atomics); --bwd fallback runs the backward through the sm90a library with
-FLASHCORE_BWD_SM90_MMA_SYNC=1 (test-only, read once per process: kernels/sm80/bwd_kernel.cuh),
+FLASHCORE_BWD_SM90_MMA_SYNC=1 (test-only, read once per process: kernels/sm80/bwd_launch.cuh),
 which sends it to the sm90a mma.sync fallback (2 stages, float2 atomics), the kernel the TMA
 backward uses for layouts it cannot describe.
 
