@@ -33,9 +33,12 @@ constexpr int kBwdBlockM = 64;
 // dq_accum's row width for an instantiation of head dim kernel_head_dim: a whole number of 64
 // columns, so that the sm90a 96 kernel's mma.sync fallback -- the 128 kernel, whose tiles are
 // 64-column blocks -- accumulates into the same buffer (kernels/hopper/bwd_launch.cuh).
-constexpr int kSinkPartialKeys = 32;   // sink_partial's key blocks are at least this many keys
-constexpr int kSinkPartialSlots = 8;   // and have up to this many warps' shares each
 constexpr int dq_accum_cols(int kernel_head_dim) { return (kernel_head_dim + 63) / 64 * 64; }
+
+// BwdParams::sink_partial's layout: key blocks of at least kSinkPartialKeys keys (every backward
+// kernel's key block is a multiple), each with up to kSinkPartialSlots warps' shares.
+constexpr int kSinkPartialKeys = 32;
+constexpr int kSinkPartialSlots = 8;
 
 struct BwdParams : AttentionFeatures {
   const void* q;
@@ -55,8 +58,8 @@ struct BwdParams : AttentionFeatures {
   int64_t dq_semaphore_count;
   // Attention sinks (AttentionFeatures::sink): the sink's gradient is -sum_i p_sink,i (D_i - dlse_i)
   // with D_i = sum_j P_ij dP_ij, taken by the sm90a main kernels from their fp32 P and dP (dO . O
-  // from the rounded O left up to 7x the error of the same math in bf16 on some inputs). Each consumer warp stores its
-  // share sum p_sink,i P_ij dP_ij of a (key block, batch, query head) at
+  // from the rounded O left up to 7x the error of the same math in bf16 on some inputs). Each
+  // consumer warp stores its share sum p_sink,i P_ij dP_ij of a (key block, batch, query head) at
   //   sink_partial[((n_block * batch + b) * heads + h) * kSinkPartialSlots + slot]
   // with n_block counted in kSinkPartialKeys keys or more (every backward kernel's key block is a
   // multiple); the caller zeroes ceil(seqlen_k / kSinkPartialKeys) * batch * heads * slots floats,

@@ -182,6 +182,28 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   }
 }
 
+// The sink's gradient in the kSinkGrad kernels (BwdParams::sink_partial), shared by both consumer
+// layouts: p_sink of a query row, stored beside its lse row, from the row's lse in the log2 domain
+// (+inf where P must be 0, so p_sink is 0 there too) ...
+template <bool kCausal>
+__device__ __forceinline__ float sink_prob(const BwdParams& p, const BwdCta<kCausal>& cta, int step, float lse_log2) {
+  return exp2f(p.sink[cta.step_head(step)] * kLog2e - lse_log2);
+}
+
+// ... and a consumer warp's step: this block's share of sum_i p_sink,i sum_j P_ij dP_ij added to
+// `share`, the warp's sum stored at the last step of each query head (the CTA walks them in turn).
+template <int kQTiles, bool kCausal>
+__device__ __forceinline__ void sink_grad_step(const BwdParams& p, const BwdCta<kCausal>& cta, int step,
+                                               const float* pt, const float* dpt, const float* p_sink_rows,
+                                               float& share, int slot, int lane) {
+  const int h = cta.step_head(step);
+  share += bwd::sink_grad_share<kQTiles>(pt, dpt, p_sink_rows, lane);
+  if (step + 1 == cta.steps || cta.step_head(step + 1) != h) {
+    bwd::store_sink_share(p, share, cta.n0, cta.batch, h, slot, lane);
+    share = 0.f;
+  }
+}
+
 // The epilogue: dK (times the softmax scale) and dV of a consumer's m64 accumulators (keys
 // key0 + 16 warp + lane / 4 (+ 8), columns col0 + 8 t + 2 (lane % 4) (+ 1)), summed over the
 // group's query heads, through shared memory: the fragment goes to 64 scratch rows with 4-byte

@@ -196,10 +196,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       for (int i = 0; i < kStatSlots; ++i) {
         const int slot = threadIdx.x % 128 + 128 * i;
         if (slot < kBlockM) {
-          smem.lse[cwg][buf][slot] = bwd::lse_log2(stats[i]);
-          if constexpr (kSinkGrad) {
-            smem.p_sink[cwg][buf][slot] = exp2f(p.sink[cta.step_head(step)] * kLog2e - bwd::lse_log2(stats[i]));
-          }
+          const float lse_log2 = bwd::lse_log2(stats[i]);
+          smem.lse[cwg][buf][slot] = lse_log2;
+          if constexpr (kSinkGrad) smem.p_sink[cwg][buf][slot] = sink_prob(p, cta, step, lse_log2);
         } else {
           smem.dsum[cwg][buf][slot - kBlockM] = stats[i];
         }
@@ -237,12 +236,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_wait<0>();
       fence_operands(dpacc);
       if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
-        const int h = cta.step_head(step);
-        sink_share += bwd::sink_grad_share<kQTiles>(sacc, dpacc, smem.p_sink[cwg][buf], lane);
-        if (step + 1 == steps || cta.step_head(step + 1) != h) {
-          bwd::store_sink_share(p, sink_share, n0, cta.batch, h, cwg * 4 + warp, lane);
-          sink_share = 0.f;
-        }
+        sink_grad_step<kQTiles>(p, cta, step, sacc, dpacc, smem.p_sink[cwg][buf], sink_share, cwg * 4 + warp, lane);
       }
       dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).

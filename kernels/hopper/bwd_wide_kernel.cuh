@@ -146,10 +146,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // past seqlen_q or that see no key (-inf), so P = 0 there.
       const int buf = step & 1;
       if (slot < kQueries) {
-        smem.lse[cwg][buf][slot] = bwd::lse_log2(stat);
-        if constexpr (kSinkGrad) {
-          smem.p_sink[cwg][buf][slot] = exp2f(p.sink[cta.step_head(step)] * kLog2e - bwd::lse_log2(stat));
-        }
+        const float lse_log2 = bwd::lse_log2(stat);
+        smem.lse[cwg][buf][slot] = lse_log2;
+        if constexpr (kSinkGrad) smem.p_sink[cwg][buf][slot] = sink_prob(p, cta, step, lse_log2);
       } else if (slot < 2 * kQueries) {
         smem.dsum[cwg][buf][slot - kQueries] = stat;
       }
@@ -187,12 +186,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_wait<0>();
       fence_operands(dpacc);
       if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
-        const int h = cta.step_head(step);
-        sink_share += bwd::sink_grad_share<kQTiles>(sacc, dpacc, smem.p_sink[cwg][buf], lane);
-        if (step + 1 == cta.steps || cta.step_head(step + 1) != h) {
-          bwd::store_sink_share(p, sink_share, n0, cta.batch, h, cwg * 4 + warp, lane);
-          sink_share = 0.f;
-        }
+        sink_grad_step<kQTiles>(p, cta, step, sacc, dpacc, smem.p_sink[cwg][buf], sink_share, cwg * 4 + warp, lane);
       }
       dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // P^T and dS^T into this block's buffers, swizzled as the TMA would write a [keys][64] tile:
