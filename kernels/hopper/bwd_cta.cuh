@@ -22,6 +22,7 @@
 #include "kernels/hopper/bwd_block_order.cuh"
 #include "kernels/hopper/dq_writer.cuh"
 #include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 
 namespace flashcore {
@@ -80,6 +81,35 @@ struct BwdCta {
 
 };
 
+// The two slices of a query block's dQ tile (dq_writer.cuh), from the tile policy: slice j's
+// columns and rows, and which slice consumer c stores at step `step`. The writer adds slice 0,
+// then 1, each on its own barrier pair, so a consumer waits only for its slice's previous
+// reduce. (A pair per consumer would not do at 96, where a consumer's slice alternates: its
+// stores would overwrite the other slice's boxes before their reduce had read them.)
+//   split keys (bwd_kernel.cuh): head dim 64 (128-row blocks) by rows, 64 each; 128 by columns,
+//     64 each; 96 by columns, 64 + 32, the 64-column slice alternating between the consumers step
+//     by step;
+//   shared keys (bwd_wide_kernel.cuh): columns [0, split) are slice 0 (consumer 0), the rest
+//     slice 1 -- split = 128 with split products, half the head dim otherwise.
+template <int kHeadDim>
+__device__ __forceinline__ DqSlice dq_tile_slice(int j) {
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  if constexpr (kPolicy.shared_keys) {
+    constexpr int kSplitBoxes = (kPolicy.split_products ? 128 : kHeadDim / 2) / 32;
+    return j == 0 ? DqSlice{0, kSplitBoxes, 0} : DqSlice{kSplitBoxes, kHeadDim / 32 - kSplitBoxes, 0};
+  } else if constexpr (kPolicy.block_m == 128) {
+    return DqSlice{0, kHeadDim / 32, 64 * j};
+  } else if constexpr (kHeadDim == 96) {
+    return j == 0 ? DqSlice{0, 2, 0} : DqSlice{2, 1, 0};
+  } else {
+    return DqSlice{2 * j, 2, 0};
+  }
+}
+template <int kHeadDim>
+__device__ __forceinline__ int dq_slice_index(int step, int consumer) {
+  return kHeadDim == 96 ? (step + consumer) & 1 : consumer;
+}
+
 // Thread 0: the tensor maps into the cache and the CTA's mbarriers (the caller syncs).
 template <int kStages, class Smem>
 __device__ __forceinline__ void init_bwd_barriers(const BwdTensorMaps& maps, Smem& smem, int consumer_warps) {
@@ -127,6 +157,7 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
           head = cta.step_head(i);
           m = cta.step_block(i);
         },
+        [](int j) { return dq_tile_slice<kHeadDim>(j); },
         [&](int i) {
           int n_first, n_end;  // the key blocks that see query block m (the window's)
           cta.mask.key_blocks(cta.step_block(i) * kBlockM, kBlockM, kBlockN, n_first, n_end);

@@ -152,10 +152,6 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const int key_row = warp * 16 + lane / 4;  // this thread's keys: kn0 + key_row (+ 8)
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
   const float scale_over_softcap = p.softcap > 0.f ? p.softmax_scale / p.softcap : 0.f;
-  // dQ slice of this consumer: query rows [dq_row0, +64) of the block; columns [dq_col0, +64) --
-  // at head dim 96 per block (dq_wide below).
-  const int dq_row0 = kDqSplitsRows ? cwg * 64 : 0;
-  const int dq_col0 = kDqSplitsRows ? 0 : cwg * 64;
 
   float dk[kDTiles * 4];
   float dv[kDTiles * 4];
@@ -264,17 +260,15 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
       fence_view_async_shared();
 
-      // dV += P^T dO, dK += dS^T Q (one group, from this warpgroup's registers: issued before the
-      // barrier so that they run while it waits for the other consumer), then dQ_partial = dS K
-      // (another group, after the barrier: it reads both consumers' dS^T rows).
+      // dV += P^T dO (one group, P^T from registers: issued before the barrier so that it runs
+      // while this warpgroup waits for the other consumer); after the barrier dQ_partial = dS K
+      // (it reads both consumers' dS^T rows), then dK += dS^T Q (dS^T from registers), each its
+      // own group: dQ's slice is stored for the writer while dK runs on the tensor cores, where
+      // it used to be stored after every GEMM of the block had finished.
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) {
         wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
-      }
-#pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) {
-        wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
       }
       wgmma_commit();
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
@@ -282,8 +276,11 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // this block's slice is columns [0, 64) or [64, 96) (kDqSplitsRows above); each width has its
       // own accumulator array -- one array reinterpreted for both made ptxas inject a wgmma fence
       // (C7519) into the loop.
-      const bool dq_wide = kHeadDim != 96 || ((step + cwg) & 1) == 0;
-      const int dq_col = kHeadDim != 96 ? dq_col0 : dq_wide ? 0 : 64;
+      const int dq_j = dq_slice_index<kHeadDim>(step, cwg);  // this consumer's slice of the dQ tile
+      const DqSlice dq_sl = dq_tile_slice<kHeadDim>(dq_j);
+      const bool dq_wide = dq_sl.boxes == 2;
+      const int dq_col = 32 * dq_sl.box_first;
+      const int dq_row0 = dq_sl.row0;
       auto dq_slice = [&](auto cols) {
         constexpr int kCols = decltype(cols)::value;
         float dq[kCols / 2];
@@ -300,20 +297,25 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           wgmma_ss<kCols, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
         }
         wgmma_commit();
-        wgmma_wait<1>();
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
+        }
+        wgmma_commit();
+        wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
         fence_operands(dv);
-        fence_operands(dk);
         fence_operands(pf);
+        fence_operands(dq);
+        // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
+        named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
+        store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - m0);
+        fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
+        named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
+        wgmma_wait<0>();
+        fence_operands(dk);
         fence_operands(dsf);
         __syncwarp();
         if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
-        wgmma_wait<0>();
-        fence_operands(dq);
-        // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
-        named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
-        store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - m0);
-        fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
-        named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
       };
       if (dq_wide) {
         dq_slice(std::integral_constant<int, 64>{});

@@ -77,7 +77,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // the rows of lse's layout (flash_bwd_api.h); the map's row bound clips the TMA's reduce-adds
   // there (the writer adds no box past kHeadDim).
   if (err == cudaSuccess) {
-    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kAccumCols, t.rows_q, p.heads, t.batch, kPolicy.block_m);
+    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kAccumCols, t.rows_q, p.heads, t.batch, kDqBoxRows);
   }
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout. It has no
   // 96 (its tiles are 64-column blocks): 96 then runs on the registered 128 launcher, which

@@ -208,33 +208,47 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_view_async_shared();
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' P^T and dS^T halves are written
 
-      // dV and dK (one group), then this consumer's dQ slice dS K (another group).
-      wgmma_fence();
-      if constexpr (kSplitProducts) {
-        // consumer 0: dV += P^T dO, consumer 1: dK += dS^T Q
-        const Element* a_tile = cwg == 0 ? smem.pt[buf] : smem.ds[buf];
-        const Element* b_tile = cwg == 0 ? smem.dout[s] : smem.q[s];
+      // dV and dK (one group) and this consumer's dQ slice dS K (another). With two Q / dO stages
+      // (192) the slice goes first and is stored for the writer while dV and dK run on the
+      // tensor cores (+1-4% on an H100). With one stage (256) the stage is released only once dV
+      // and dK are done, and the next block's Q / dO load must overlap the dQ GEMM and its store:
+      // there dV and dK go first (the slice first measured 9-17% slower; docs/PERF.md, session 14).
+      constexpr bool kDqFirst = kStages > 1;
+      auto issue_products = [&]() {
+        if constexpr (kSplitProducts) {
+          // consumer 0: dV += P^T dO, consumer 1: dK += dS^T Q
+          const Element* a_tile = cwg == 0 ? smem.pt[buf] : smem.ds[buf];
+          const Element* b_tile = cwg == 0 ? smem.dout[s] : smem.q[s];
 #pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_ss<kHeadDim, kDType, 0, 1>(acc0, kmajor_desc<kBlockN>(a_tile, 0, kk), v_desc<kBlockM>(b_tile, kk), 1);
-        }
-      } else {
-        // dV and dK over columns [col0, col0 + kHeadDim / 2) (column block col0 / 64 on)
+          for (int kk = 0; kk < kBlockM / 16; ++kk) {
+            wgmma_ss<kHeadDim, kDType, 0, 1>(acc0, kmajor_desc<kBlockN>(a_tile, 0, kk), v_desc<kBlockM>(b_tile, kk), 1);
+          }
+        } else {
+          // dV and dK over columns [col0, col0 + kHeadDim / 2) (column block col0 / 64 on)
 #pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_ss<kHeadDim / 2, kDType, 0, 1>(acc0, kmajor_desc<kBlockN>(smem.pt[buf], 0, kk),
-                                               v_desc<kBlockM>(smem.dout[s] + (col0 / 64) * kBlockM * 64, kk), 1);
-        }
+          for (int kk = 0; kk < kBlockM / 16; ++kk) {
+            wgmma_ss<kHeadDim / 2, kDType, 0, 1>(acc0, kmajor_desc<kBlockN>(smem.pt[buf], 0, kk),
+                                                 v_desc<kBlockM>(smem.dout[s] + (col0 / 64) * kBlockM * 64, kk), 1);
+          }
 #pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_ss<kHeadDim / 2, kDType, 0, 1>(acc1, kmajor_desc<kBlockN>(smem.ds[buf], 0, kk),
-                                               v_desc<kBlockM>(smem.q[s] + (col0 / 64) * kBlockM * 64, kk), 1);
+          for (int kk = 0; kk < kBlockM / 16; ++kk) {
+            wgmma_ss<kHeadDim / 2, kDType, 0, 1>(acc1, kmajor_desc<kBlockN>(smem.ds[buf], 0, kk),
+                                                 v_desc<kBlockM>(smem.q[s] + (col0 / 64) * kBlockM * 64, kk), 1);
+          }
         }
-      }
-      wgmma_commit();
+        wgmma_commit();
+      };
+      auto release_stage = [&]() {  // dV and dK are done: Q, dO of stage s are read
+        fence_operands(acc0);
+        fence_operands(acc1);
+        __syncwarp();
+        if (lane == 0) mbar_arrive(&smem.empty[s]);
+      };
       auto dq_slice = [&](auto cols, int dq_col0) {
         constexpr int kN = decltype(cols)::value;
         float dq[kN / 2];
+        wgmma_fence();
+        if constexpr (!kDqFirst) issue_products();
 #pragma unroll
         for (int kk = 0; kk < kBlockN / 16; ++kk) {
           // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major. B = K (16 keys x kN
@@ -245,18 +259,20 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           wgmma_ss<kN, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
         }
         wgmma_commit();
+        if constexpr (kDqFirst) issue_products();
         wgmma_wait<1>();
-        fence_operands(acc0);
-        fence_operands(acc1);
-        __syncwarp();
-        if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
-        wgmma_wait<0>();
+        if constexpr (!kDqFirst) release_stage();
+        if constexpr (!kDqFirst) wgmma_wait<0>();
         fence_operands(dq);
         // dQ slice to the writer's tile (dq_writer.cuh).
-        named_barrier_sync(kDqEmptyBarrier, kDqBarrierThreads);
+        named_barrier_sync(dq_empty_barrier(dq_slice_index<kHeadDim>(step, cwg)), kDqBarrierThreads);
         store_dq_slice<kBlockM, kN>(smem.dq, dq, 0, dq_col0, warp, lane, seq.seqlen_q - m0);
         fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
-        named_barrier_arrive(kDqFullBarrier, kDqBarrierThreads);
+        named_barrier_arrive(dq_full_barrier(dq_slice_index<kHeadDim>(step, cwg)), kDqBarrierThreads);
+        if constexpr (kDqFirst) {
+          wgmma_wait<0>();
+          release_stage();
+        }
       };
       if constexpr (2 * kDqSplit == kHeadDim) {  // equal slices: one copy of the code
         dq_slice(std::integral_constant<int, kDqSplit>{}, cwg * kDqSplit);

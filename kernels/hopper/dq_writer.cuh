@@ -1,13 +1,18 @@
 // dQ of the sm90a backward through shared memory and one TMA reduce-add per query block
 // (issue 14): the consumers no longer issue per-thread fp32 atomics in the middle of their GEMMs.
 //
-//   consumers: wait until the dQ tile is free (kDqEmptyBarrier), store their raw fp32 dQ slices
-//     (64 x 64 each) with float2 stores into one kBlockM x kHeadDim tile, fence to the async proxy,
-//     arrive on kDqFullBarrier and go on with the next query block;
-//   the dQ-writer warp (warp kDqWriterWarp of the producer warpgroup): waits on kDqFullBarrier,
-//     lane 0 issues cp.reduce.async.bulk.tensor .add (fp32) into dq_accum, waits until the bulk
-//     group has *read* shared memory and releases the tile (kDqEmptyBarrier); the additions into
-//     L2 then run under the next block's GEMMs.
+//   consumers: each stores one of the tile's two slices per query block (bwd_cta.cuh dq_tile_slice):
+//     waits until that slice is free (dq_empty_barrier(j)), stores its raw fp32 dQ (64 rows x
+//     32, 64 or 128 columns) with float2 stores, fences to the async proxy, arrives on
+//     dq_full_barrier(j) and goes on with the next query block;
+//   the dQ-writer warp (warp kDqWriterWarp of the producer warpgroup): for slice 0, then 1, waits
+//     on its full barrier and lane 0 issues cp.reduce.async.bulk.tensor .add (fp32) of the
+//     slice's 64-row boxes into dq_accum (one bulk group per slice); it then waits until each
+//     group has *read* shared memory and releases that slice. The additions into L2 run under
+//     the next block's GEMMs.
+// One barrier pair per slice (barriers 5-8): with one pair for the whole tile (until session 14)
+// a consumer's store also waited for the other consumer to reach it, a second cross-warpgroup
+// rendezvous per step beside the dS^T exchange.
 //
 // The tile is kHeadDim / 32 boxes of [kBlockM rows][32 floats] (128-byte rows), 128-byte swizzled
 // as the TMA expects with CU_TENSOR_MAP_SWIZZLE_128B: a warp's float2 store covers 8 rows x 32
@@ -37,11 +42,19 @@
 namespace flashcore {
 namespace hopper {
 
-// Named barriers of the backward: 1 = both consumers' dS^T, 3 / 4 = each consumer's lse / D rows.
-constexpr int kDqFullBarrier = 5;   // both consumers' dQ slices are in the tile
-constexpr int kDqEmptyBarrier = 6;  // the writer's bulk reduce has read the tile
+// Named barriers of the backward: 1 = both consumers' dS^T, 3 / 4 = each consumer's lse / D rows,
+// 5 / 6 = dQ slice 0 / 1 is in the tile, 7 / 8 = the writer has read that slice.
+__device__ __forceinline__ int dq_full_barrier(int slice) { return 5 + slice; }
+__device__ __forceinline__ int dq_empty_barrier(int slice) { return 7 + slice; }
 constexpr int kDqWriterWarp = 1;    // warp 0 of the producer warpgroup issues the TMA loads
-constexpr int kDqBarrierThreads = 2 * 128 + 32;  // two consumer warpgroups + the writer warp
+constexpr int kDqBarrierThreads = 128 + 32;  // one consumer warpgroup + the writer warp
+constexpr int kDqBoxRows = 64;      // rows of the dq_accum map's box: one consumer slice's rows
+
+// A slice of a query block's dQ tile: columns [32 box_first, 32 (box_first + boxes)), rows
+// [row0, row0 + 64). The consumers store and the writer adds exactly these.
+struct DqSlice {
+  int box_first, boxes, row0;
+};
 
 // 4-D tiled TMA reduce-add (shared -> global, the element type is the map's: fp32 here),
 // bulk-group completion, coordinates innermost first.
@@ -93,25 +106,26 @@ __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kC
 }
 
 // The writer warp's loop over the CTA's query blocks. `block(i, head, m)` gives step i's query
-// head and block; deterministic mode also calls `waits(i)`: how many key blocks add to that block
-// before this CTA (the semaphore value to wait for), and `semaphore(head, row_block)`.
-template <int kBlockM, int kHeadDim, bool kDeterministic, class Block, class Waits, class Semaphore>
+// head and block, `slice(j)` slice j's columns and rows; deterministic mode also calls
+// `waits(i)`: how many key blocks add to that block before this CTA (the semaphore value to wait
+// for), and `semaphore(head, row_block)`.
+template <int kBlockM, int kHeadDim, bool kDeterministic, class Block, class Slice, class Waits, class Semaphore>
 __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const float* tile, int steps, int lane, int head_dim,
-                                              int seqlen_q, int row0_q, int batch_coord, Block block, Waits waits,
-                                              Semaphore semaphore) {
-  constexpr int kBoxes = kHeadDim / 32;
+                                              int seqlen_q, int row0_q, int batch_coord, Block block, Slice slice,
+                                              Waits waits, Semaphore semaphore) {
+  constexpr int kMaxBoxes = 4;  // a slice is at most 128 columns
   // A head dim below kHeadDim: the boxes past it hold zeros (Q, dO and K are zero-filled there)
   // that the convert kernel never reads, so they are not added -- at 192 on the 256 kernel that is
   // a quarter of the dQ traffic into L2, which bounds the head-dim-256 backward.
-  const int boxes = min(kBoxes, (head_dim + 31) / 32);
+  const int boxes = min(kHeadDim / 32, (head_dim + 31) / 32);
   constexpr int kRowBlocks = kBlockM / 64;  // 64-row blocks (one semaphore each) per query block
-  named_barrier_arrive(kDqEmptyBarrier, kDqBarrierThreads);  // the tile starts free
+  named_barrier_arrive(dq_empty_barrier(0), kDqBarrierThreads);  // the tile starts free
+  named_barrier_arrive(dq_empty_barrier(1), kDqBarrierThreads);
   for (int i = 0; i < steps; ++i) {
     int head, m;
     block(i, head, m);
-    named_barrier_sync(kDqFullBarrier, kDqBarrierThreads);
-    if (lane == 0) {
-      if constexpr (kDeterministic) {
+    if constexpr (kDeterministic) {
+      if (lane == 0) {
         const int before = waits(i);
 #pragma unroll
         for (int rb = 0; rb < kRowBlocks; ++rb) {
@@ -123,15 +137,30 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
         }
         fence_proxy_async_global();  // the acquired adds of earlier key blocks, before ours
       }
-#pragma unroll
-      for (int b = 0; b < kBoxes; ++b) {
-        if (b < boxes) tma_reduce_add_4d(map, tile + b * kBlockM * 32, b * 32, row0_q + m * kBlockM, head, batch_coord);
-      }
-      tma_store_commit();
-      tma_store_wait_read();
     }
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      named_barrier_sync(dq_full_barrier(j), kDqBarrierThreads);
+      if (lane == 0) {
+        const DqSlice sl = slice(j);
+#pragma unroll
+        for (int x = 0; x < kMaxBoxes; ++x) {
+          const int b = sl.box_first + x;
+          if (x < sl.boxes && b < boxes) {
+            tma_reduce_add_4d(map, tile + b * kBlockM * 32 + sl.row0 * 32, b * 32, row0_q + m * kBlockM + sl.row0, head,
+                              batch_coord);
+          }
+        }
+        tma_store_commit();
+      }
+    }
+    // Slice 0's group has read the tile once at most one group is pending, slice 1's at none.
+    if (lane == 0) tma_store_wait_read<1>();
     __syncwarp();
-    if (i + 1 < steps) named_barrier_arrive(kDqEmptyBarrier, kDqBarrierThreads);
+    if (i + 1 < steps) named_barrier_arrive(dq_empty_barrier(0), kDqBarrierThreads);
+    if (lane == 0) tma_store_wait_read<0>();
+    __syncwarp();
+    if (i + 1 < steps) named_barrier_arrive(dq_empty_barrier(1), kDqBarrierThreads);
     if constexpr (kDeterministic) {
       if (lane == 0) {
         tma_store_wait_all();  // our additions are in global memory ...
