@@ -247,15 +247,19 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
       }
       // dS^T into this block's buffer, swizzled as the TMA would write [keys][64] tiles (one per
-      // 64 queries): group t, half h of this thread is dsf[t / 2][2 * (t % 2) + h].
+      // 64 queries): group t, half h of this thread is dsf[t / 2][2 * (t % 2) + h], the rows of
+      // 8 x 8 matrix (t, h) keys cwg * 64 + 16 warp + 8 h + 0..7, its columns 16-byte chunk t of
+      // those rows. stmatrix: matrices j = 0..3 of dsf[u] are (t, h) = (2u + j / 2, j % 2); lane L
+      // addresses row L % 8 of matrix L / 8.
       unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[buf]);
+      {
+        const int j = lane / 8;
+        const int r = cwg * 64 + warp * 16 + 8 * (j % 2) + lane % 8;
 #pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int r = cwg * 64 + key_row + 8 * h;
-          *reinterpret_cast<uint32_t*>(ds_tile + (t / 8) * (kBlockN * 128) + r * 128 + ((((t % 8) ^ (r % 8))) * 16) +
-                                       (lane % 4) * 4) = dsf[t / 2][2 * (t % 2) + h];
+        for (int u = 0; u < kQTiles / 2; ++u) {
+          const int t = 2 * u + j / 2;
+          stmatrix_x4(smem_u32(ds_tile) + (t / 8) * (kBlockN * 128) + r * 128 + (((t % 8) ^ (r % 8)) * 16), dsf[u][0],
+                      dsf[u][1], dsf[u][2], dsf[u][3]);
         }
       }
       fence_view_async_shared();

@@ -190,19 +190,26 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
       dscores_from_probs<kQTiles>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
       // P^T and dS^T into this block's buffers, swizzled as the TMA would write a [keys][64] tile:
-      // query columns q_half + 8t .. + 7 are 16-byte chunk q_half / 8 + t of key row r.
+      // query columns q_half + 8t .. + 7 are 16-byte chunk q_half / 8 + t of key row r. By
+      // stmatrix: matrices j = 0..3 of step u are (t, h) = (2u + j / 2, j % 2), rows key_row0 +
+      // 8 h + 0..7; lane L addresses row L % 8 of matrix L / 8.
       const uint32_t pt_tile = smem_u32(smem.pt[buf]);
       const uint32_t ds_tile = smem_u32(smem.ds[buf]);
+      {
+        const int j = lane / 8;
+        const int r = warp * 16 + 8 * (j % 2) + lane % 8;
 #pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
+        for (int u = 0; u < kQTiles / 2; ++u) {
+          const int t = 2 * u + j / 2;
+          const uint32_t offset = r * 128 + (((q_half / 8 + t) ^ (r % 8)) * 16);
+          uint32_t pv[4], dsv[4];
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int r = key_row + 8 * h;
-          const uint32_t offset = r * 128 + (((q_half / 8 + t) ^ (r % 8)) * 16) + (lane % 4) * 4;
-          const uint32_t pv = Traits::pack2(sacc[4 * t + 2 * h], sacc[4 * t + 2 * h + 1]);
-          const uint32_t dsv = Traits::pack2(dpacc[4 * t + 2 * h], dpacc[4 * t + 2 * h + 1]);
-          asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(pt_tile + offset), "r"(pv) : "memory");
-          asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(ds_tile + offset), "r"(dsv) : "memory");
+          for (int m = 0; m < 4; ++m) {
+            pv[m] = Traits::pack2(sacc[8 * u + 2 * m], sacc[8 * u + 2 * m + 1]);
+            dsv[m] = Traits::pack2(dpacc[8 * u + 2 * m], dpacc[8 * u + 2 * m + 1]);
+          }
+          stmatrix_x4(pt_tile + offset, pv[0], pv[1], pv[2], pv[3]);
+          stmatrix_x4(ds_tile + offset, dsv[0], dsv[1], dsv[2], dsv[3]);
         }
       }
       fence_view_async_shared();

@@ -40,6 +40,16 @@ __device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t smem_addr, uint32_t
 
 // wgmma reads its accumulators and register A operand asynchronously: fence before the first
 // wgmma of a batch (orders earlier register writes), commit the batch, wait for all but N.
+// Four 8 x 8 b16 matrices in the mma accumulator / A-fragment layout (thread L holds row L / 4,
+// columns 2 (L % 4) and + 1 of each, one 32-bit register per matrix) into shared memory, one
+// 16-byte row each: lane L gives the address of row L % 8 of matrix L / 8. One instruction where
+// 32-bit stores take four, for the same shared-memory wavefronts.
+__device__ __forceinline__ void stmatrix_x4(uint32_t smem_addr, uint32_t m0, uint32_t m1, uint32_t m2, uint32_t m3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_addr), "r"(m0), "r"(m1),
+               "r"(m2), "r"(m3)
+               : "memory");
+}
+
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int kPending>
