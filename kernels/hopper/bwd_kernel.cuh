@@ -22,15 +22,16 @@
 //         dS^T = P^T o (dP^T - D)
 //         dV  += P^T dO         (RS: P^T from registers, dO MN-major from shared memory)
 //         dK  += dS^T Q         (RS, Q MN-major)
-//     and writes dS^T to shared memory (128-byte swizzled [keys][64 queries] tiles, double
-//     buffered); dV and dK are issued before the 256-thread barrier that publishes both
-//     consumers' dS^T, so they run while a consumer waits for the other; then
+//     and writes dS^T to shared memory by stmatrix (128-byte swizzled [keys][64 queries] tiles,
+//     double buffered); dV is issued before the 256-thread barrier that publishes both
+//     consumers' dS^T, so it runs while a consumer waits for the other; after it
 //     dQ_partial = dS K (SS, both operands MN-major) over all 128 keys, one 64 x 64 slice per
-//     consumer (head_dim 128: dQ's column halves; head_dim 64: the block's two 64-row halves),
-//     stored to a shared fp32 tile from which a dQ-writer warp of the producer warpgroup
-//     reduce-adds it into dq_accum with the TMA (dq_writer.cuh) while the consumers go on --
-//     once per (query block, key block); deterministic mode keeps the same fixed key-block order
-//     per 64 query rows (one int32 semaphore each), waited for by the writer warp;
+//     consumer (head_dim 128: dQ's column halves; head_dim 64: the block's two 64-row halves;
+//     bwd_cta.cuh dq_tile_slice), then dK; while dK runs the slice is stored to a shared fp32
+//     tile from which a dQ-writer warp of the producer warpgroup reduce-adds it into dq_accum
+//     with the TMA (dq_writer.cuh, one barrier pair per slice) -- once per (query block, key
+//     block); deterministic mode keeps the same fixed key-block order per 64 query rows (one
+//     int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
 //     memory (bwd_cta.cuh store_dk_dv).
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
