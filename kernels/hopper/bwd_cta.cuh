@@ -92,7 +92,7 @@ struct BwdCta {
 //   shared keys (bwd_wide_kernel.cuh): columns [0, split) are slice 0 (consumer 0), the rest
 //     slice 1 -- split = 128 with split products, half the head dim otherwise.
 template <int kHeadDim>
-__device__ __forceinline__ DqSlice dq_tile_slice(int j) {
+__host__ __device__ constexpr DqSlice dq_tile_slice(int j) {
   constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   if constexpr (kPolicy.shared_keys) {
     constexpr int kSplitBoxes = (kPolicy.split_products ? 128 : kHeadDim / 2) / 32;
@@ -106,7 +106,7 @@ __device__ __forceinline__ DqSlice dq_tile_slice(int j) {
   }
 }
 template <int kHeadDim>
-__device__ __forceinline__ int dq_slice_index(int step, int consumer) {
+__host__ __device__ constexpr int dq_slice_index(int step, int consumer) {
   return kHeadDim == 96 ? (step + consumer) & 1 : consumer;
 }
 

@@ -278,7 +278,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_commit();
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
       // dQ_partial = dS K into a 64 x kCols accumulator, then to the writer's tile. Head dim 96:
-      // this block's slice is columns [0, 64) or [64, 96) (kDqSplitsRows above); each width has its
+      // this block's slice is columns [0, 64) or [64, 96) (bwd_cta.cuh dq_tile_slice); each width has its
       // own accumulator array -- one array reinterpreted for both made ptxas inject a wgmma fence
       // (C7519) into the loop.
       const int dq_j = dq_slice_index<kHeadDim>(step, cwg);  // this consumer's slice of the dQ tile

@@ -78,8 +78,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kQueries = kBlockM / 2;  // query columns of S^T, dP^T per consumer
   constexpr int kQTiles = kQueries / 8;  // their n8 groups
   constexpr bool kSplitProducts = kPolicy.split_products;
-  // dQ columns [0, kDqSplit) to consumer 0, [kDqSplit, kHeadDim) to 1.
-  constexpr int kDqSplit = kSplitProducts ? 128 : kHeadDim / 2;
+  // dQ columns [0, kDqSplit) to consumer 0 (slice 0), [kDqSplit, kHeadDim) to 1 (bwd_cta.cuh).
+  constexpr int kDqSplit = 32 * dq_tile_slice<kHeadDim>(1).box_first;
   static_assert(kPolicy.shared_keys && kPolicy.consumer_wgs == 2, "two consumers sharing the key block");
   static_assert(kBlockM == 64 && kBlockN == 64, "64 x 64 P^T / dS^T tiles: one swizzled 128-byte row per key");
   static_assert(kBlockN % kSinkPartialKeys == 0 && 8 <= kSinkPartialSlots, "sink_partial");
@@ -251,6 +251,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         __syncwarp();
         if (lane == 0) mbar_arrive(&smem.empty[s]);
       };
+      const int dq_j = dq_slice_index<kHeadDim>(step, cwg);  // this consumer's slice of the dQ tile
       auto dq_slice = [&](auto cols, int dq_col0) {
         constexpr int kN = decltype(cols)::value;
         float dq[kN / 2];
@@ -268,14 +269,16 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         wgmma_commit();
         if constexpr (kDqFirst) issue_products();
         wgmma_wait<1>();
-        if constexpr (!kDqFirst) release_stage();
-        if constexpr (!kDqFirst) wgmma_wait<0>();
+        if constexpr (!kDqFirst) {
+          release_stage();
+          wgmma_wait<0>();
+        }
         fence_operands(dq);
         // dQ slice to the writer's tile (dq_writer.cuh).
-        named_barrier_sync(dq_empty_barrier(dq_slice_index<kHeadDim>(step, cwg)), kDqBarrierThreads);
+        named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
         store_dq_slice<kBlockM, kN>(smem.dq, dq, 0, dq_col0, warp, lane, seq.seqlen_q - m0);
         fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
-        named_barrier_arrive(dq_full_barrier(dq_slice_index<kHeadDim>(step, cwg)), kDqBarrierThreads);
+        named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
         if constexpr (kDqFirst) {
           wgmma_wait<0>();
           release_stage();

@@ -38,8 +38,6 @@ __device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t smem_addr, uint32_t
   return smem_desc<128>(smem_addr, lbo_bytes, sbo_bytes);
 }
 
-// wgmma reads its accumulators and register A operand asynchronously: fence before the first
-// wgmma of a batch (orders earlier register writes), commit the batch, wait for all but N.
 // Four 8 x 8 b16 matrices in the mma accumulator / A-fragment layout (thread L holds row L / 4,
 // columns 2 (L % 4) and + 1 of each, one 32-bit register per matrix) into shared memory, one
 // 16-byte row each: lane L gives the address of row L % 8 of matrix L / 8. One instruction where
@@ -50,6 +48,8 @@ __device__ __forceinline__ void stmatrix_x4(uint32_t smem_addr, uint32_t m0, uin
                : "memory");
 }
 
+// wgmma reads its accumulators and register A operand asynchronously: fence before the first
+// wgmma of a batch (orders earlier register writes), commit the batch, wait for all but N.
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int kPending>
