@@ -71,6 +71,14 @@ constexpr bool head_dims_run_on(int head_dim, int head_dim_v, int kernel_head_di
   return head_dim_runs_on(head_dim, kernel_head_dim) && head_dim_runs_on(head_dim_v, kernel_head_dim);
 }
 
+// Row 0 of (sequence `batch`, head `head`) in lse's layout: dense (batch, heads, seqlen_q), packed
+// (heads, total_q) from the sequence's first packed row row0_q. The backward's dsum and dq_accum
+// rows are laid out alike (flash_bwd_api.h). Every kernel that reads or writes those rows uses it.
+__host__ __device__ inline int64_t lse_row0(bool packed, int total_q, int seqlen_q, int heads, int batch, int head,
+                                            int row0_q) {
+  return packed ? static_cast<int64_t>(head) * total_q + row0_q : (static_cast<int64_t>(batch) * heads + head) * seqlen_q;
+}
+
 // Tensors are (batch, seqlen, heads, head_dim) -- or, varlen, (total rows, heads, head_dim) with
 // a batch stride of 0 -- with a unit stride on head_dim; strides are in elements. k and v have
 // heads_kv heads. lse is float32 (batch, heads, seqlen_q) -- varlen: (heads, total_q) --

@@ -413,9 +413,8 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
                 head * p.o_head_stride;
       *reinterpret_cast<uint32_t*>(o + d) = Traits::pack2(o0 * inv, o1 * inv);
       if (d == 0 && p.lse != nullptr) {
-        const int64_t idx = p.cu_seqlens_q != nullptr
-                                ? static_cast<int64_t>(head) * p.total_q + seq.row0_q + t
-                                : (static_cast<int64_t>(b) * p.heads + head) * p.seqlen_q + t;
+        const int64_t idx =
+            lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, b, head, seq.row0_q) + t;
         p.lse[idx] = lse;
       }
     } else {
@@ -489,8 +488,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
     *reinterpret_cast<uint32_t*>(o + i) = Traits::pack2(acc[i] * inv, acc[i + 1] * inv);
   }
   if (lane == 0 && p.lse != nullptr) {
-    const int64_t idx = p.cu_seqlens_q != nullptr ? static_cast<int64_t>(head) * p.total_q + row0_q + t
-                                                  : row;
+    const int64_t idx = lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, b, head, row0_q) + t;
     p.lse[idx] = sum > 0.f ? m + logf(sum) : -INFINITY;
   }
 }

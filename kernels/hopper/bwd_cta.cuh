@@ -75,8 +75,7 @@ struct BwdCta {
   __device__ __forceinline__ int step_block(int i) const { return m_begin + i % m_count; }
   // First row of query head h in lse's layout (dsum and dq_accum's rows are laid out alike).
   __device__ __forceinline__ int64_t stats_row0(const BwdParams& p, int h) const {
-    return varlen ? static_cast<int64_t>(h) * p.total_q + seq.row0_q
-                  : (static_cast<int64_t>(batch) * p.heads + h) * p.seqlen_q;
+    return lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, h, seq.row0_q);
   }
 
 };

@@ -467,8 +467,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer
     float inv[2], lse_row[2];
     softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[head] * kLog2e : -INFINITY);
     if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
-      float* lse = p.lse + (varlen ? static_cast<int64_t>(head) * p.total_q + seq.row0_q
-                                   : (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q);
+      float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, head, seq.row0_q);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = row_base + 8 * h;

@@ -153,10 +153,7 @@ __global__ void __launch_bounds__(kWarps * 32) flash_bwd_kernel(const BwdParams 
                          static_cast<int64_t>(seq.row0_q) * p.do_row_stride;
   // Row 0 of (this sequence, query head hq) in lse's layout (also dsum's and dq_accum's rows):
   // dense (batch, heads, seqlen_q), packed (heads, total_q).
-  auto stat_row0 = [&](int hq) -> int64_t {
-    return varlen ? static_cast<int64_t>(hq) * p.total_q + seq.row0_q
-                  : (static_cast<int64_t>(batch) * p.heads + hq) * p.seqlen_q;
-  };
+  auto stat_row0 = [&](int hq) { return lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, hq, seq.row0_q); };
   const int m_blocks_total = (p.seqlen_q + kBlockM - 1) / kBlockM;  // semaphores per (batch, head)
 
   // The query blocks that see this key block (causal / sliding window, bottom-right aligned),

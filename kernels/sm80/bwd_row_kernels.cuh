@@ -172,15 +172,10 @@ __global__ void __launch_bounds__(kRowKernelThreads) bwd_convert_dq_kernel(const
 template <Arch kArch>
 __global__ void __launch_bounds__(kRowKernelThreads) bwd_sink_share_from_d_kernel(const BwdParams p) {
   const int b = blockIdx.x % p.batch, h = blockIdx.x / p.batch;
-  int64_t r0;
-  int rows;
-  if (p.cu_seqlens_q != nullptr) {
-    r0 = static_cast<int64_t>(h) * p.total_q + p.cu_seqlens_q[b];
-    rows = p.cu_seqlens_q[b + 1] - p.cu_seqlens_q[b];
-  } else {
-    r0 = (static_cast<int64_t>(b) * p.heads + h) * p.seqlen_q;
-    rows = p.seqlen_q;
-  }
+  const bool packed = p.cu_seqlens_q != nullptr;
+  const int row0_q = packed ? p.cu_seqlens_q[b] : 0;
+  const int rows = packed ? p.cu_seqlens_q[b + 1] - row0_q : p.seqlen_q;
+  const int64_t r0 = lse_row0(packed, p.total_q, p.seqlen_q, p.heads, b, h, row0_q);
   const float sink = p.sink[h];
   float acc = 0.f;
   for (int i = threadIdx.x; i < rows; i += kRowKernelThreads) {

@@ -318,9 +318,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) flash_fwd_kernel(const 
   // lse may be null (the caller did not ask for it): then it is not written. Dense (batch, heads,
   // seqlen_q); packed (heads, total_q).
   float* lse = p.lse == nullptr ? nullptr
-               : p.cu_seqlens_q != nullptr
-                   ? p.lse + static_cast<int64_t>(head) * p.total_q + seq_out.row0_q
-                   : p.lse + (static_cast<int64_t>(batch) * p.heads + head) * p.seqlen_q;
+                                : p.lse + lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, batch,
+                                                   head, seq_out.row0_q);
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int row = row0 + 8 * h;
