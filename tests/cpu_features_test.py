@@ -273,6 +273,20 @@ def test_varlen_value_checks_run_once_per_tensors_and_again_after_a_change():
                                         None)
 
 
+def test_packed_ends_come_only_from_a_check_of_the_same_tensors_and_sizes():
+    # The backward zeroes only the gradient rows past these ends when they are known (_backward.py).
+    q, k = t(15, 4, 64), t(21, 2, 64)
+    cu_q, cu_k = cu(5, 0, 7), cu(6, 3, 9)
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, None) is None  # never checked
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, None) == (12, 18)
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 8, 9, None) is None  # other sizes
+    cu_k[3] = 17  # an in-place change torch sees
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, None) is None
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, None) == (12, 17)
+
+
 def test_varlen_value_checks_are_skipped_where_no_host_read_is_possible():
     from torch._subclasses.fake_tensor import FakeTensorMode
     bad = torch.tensor([3, 1, 0], dtype=torch.int32)  # would fail every value check

@@ -276,6 +276,10 @@ def test_public_varlen_api_autograd_matches_the_poisoned_kernel_runs():
     assert torch.equal(q.grad[:n], want[0][:n])
     assert torch.equal(k.grad[kmask], want[1][kmask]) and torch.equal(v.grad[kmask], want[2][kmask])
     assert torch.allclose(sink.grad, want[3], rtol=1e-5, atol=1e-6)
+    # Rows past cu_seqlens[-1] belong to no sequence: zero gradients (the inputs there are NaN). The
+    # front end checked these lengths, so the backward zeroed only those rows (_gradient_buffers).
+    nk = sum(case.len_k)
+    assert (q.grad[n:] == 0).all() and (k.grad[nk:] == 0).all() and (v.grad[nk:] == 0).all()
 
 
 def test_public_dense_api_gqa_window_softcap_sink_and_packed_variants():

@@ -257,7 +257,8 @@ def device_reads_allowed(*tensors) -> bool:
 # and every version counter and size the checks read, so an in-place change of any of them, another
 # cu_seqlens_k or seqused_k, other row counts or other max_seqlen_* check again.
 # (Keyed by id, with the tensor held weakly: a WeakKeyDictionary would compare tensors with ==.)
-_LENGTHS_CHECKED = {}  # id(cu_seqlens_q) -> (its weakref, cu_seqlens_k's, seqused_k's or None, key)
+# The entry also keeps (cu_seqlens_q[-1], cu_seqlens_k[-1]) for packed_ends.
+_LENGTHS_CHECKED = {}  # id(cu_seqlens_q) -> (its weakref, cu_seqlens_k's, seqused_k's or None, key, ends)
 
 
 def _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k):
@@ -270,7 +271,7 @@ def _lengths_cached(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     entry = _LENGTHS_CHECKED.get(id(cu_seqlens_q))
     if entry is None:
         return False
-    ref_q, ref_k, ref_used, key = entry
+    ref_q, ref_k, ref_used, key, _ = entry
     return (ref_q() is cu_seqlens_q and ref_k() is cu_seqlens_k and (ref_used is None if seqused_k is None else ref_used() is seqused_k)
             and key == _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k))
 
@@ -307,5 +308,15 @@ def check_lengths_on_device(fn, q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, 
     ident = id(cu_seqlens_q)
     _LENGTHS_CHECKED[ident] = (weakref.ref(cu_seqlens_q, lambda _: _LENGTHS_CHECKED.pop(ident, None)),
                                weakref.ref(cu_seqlens_k), None if seqused_k is None else weakref.ref(seqused_k),
-                               _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k))
+                               _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k),
+                               (cu_q[-1], cu_k[-1]))
     return True
+
+
+def packed_ends(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k):
+    """(cu_seqlens_q[-1], cu_seqlens_k[-1]) as host ints where check_lengths_on_device has checked
+    these tensors at these sizes (no device read here), else None. A write to cu_seqlens that
+    torch does not see (no version bump) leaves the cached values stale, as it does the checks."""
+    if not _lengths_cached(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k):
+        return None
+    return _LENGTHS_CHECKED[id(cu_seqlens_q)][4]
