@@ -143,17 +143,30 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype):
     oracle_case(shape, causal, head_dim, dtype)
 
 
-# Head dim 64's long-rows tile on sm90a (192 x 128 with three consumer warpgroups taking pingpong
-# turns round-robin; kernels/hopper/tile_policy.h fwd_long_rows), chosen from 4096 query rows on:
-# a ragged last 192-row tile, Sq != Sk both ways, and more tiles than SMs (8 heads x 22 tiles).
+# The long-rows tiles on sm90a (kernels/hopper/tile_policy.h fwd_long_rows): head dim 64's 192 x 128
+# with three consumer warpgroups taking pingpong turns round-robin, from 2048 query rows on (4096
+# causal); 96's 128 x 176, from 2048 keys on (4096 causal; shorter rows run its 128 x 128 x 3 tile,
+# as the other oracle tests do). Shapes: a ragged last tile, Sq != Sk both ways, more tiles than
+# SMs (8 heads x 22 tiles), and each switch's edges (2047 / 2048 full, 4095 / 4096 causal: query
+# rows for 64, keys for 96).
 LONG_ROWS_SHAPES = [(1, 2, 4096, 4096), (1, 1, 4100, 5000), (1, 1, 5000, 4100), (1, 8, 4096, 4096)]
+TILE_SWITCH_EDGES = {64: [(1, 2, 2047, 300), (1, 2, 2048, 300), (1, 2, 4095, 4095), (1, 2, 4096, 4096)],
+                     96: [(1, 2, 300, 2047), (1, 2, 300, 2048), (1, 2, 700, 4095), (1, 2, 700, 4096)]}
 
 
 @pytest.mark.parametrize("shape", LONG_ROWS_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 96])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
-def test_long_rows_tile_matches_float64(shape, causal, dtype):
-    oracle_case(shape, causal, 64, dtype)
+def test_long_rows_tile_matches_float64(shape, causal, head_dim, dtype):
+    oracle_case(shape, causal, head_dim, dtype)
+
+
+@pytest.mark.parametrize("edge", range(4))
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [56, 64, 80, 96])  # 56 and 80 predicated on the 64 and 96 kernels
+def test_tiles_at_their_switch_match_float64(edge, causal, head_dim):
+    oracle_case(TILE_SWITCH_EDGES[64 if head_dim <= 64 else 96][edge], causal, head_dim, torch.bfloat16)
 
 
 # The running max (kernels/common/online_softmax.cuh, kMaxSlack; the sm90a forward lets a row's

@@ -583,7 +583,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if constexpr (fwd_has_long_rows_tile(kHeadDim)) {
-    if (fwd_long_rows(kHeadDim, p.seqlen_q)) return launch_fwd_tile<kDType, kHeadDim, kCausal, true>(p, stream);
+    if (fwd_long_rows(kHeadDim, p.seqlen_q, p.seqlen_k, kCausal)) return launch_fwd_tile<kDType, kHeadDim, kCausal, true>(p, stream);
   }
   return launch_fwd_tile<kDType, kHeadDim, kCausal, false>(p, stream);
 }

@@ -19,11 +19,20 @@ struct FwdTilePolicy {
 constexpr int kSm90MaxDynamicSmemBytes = 227 * 1024;  // per block, opt-in (cudaFuncSetAttribute)
 constexpr int kSm90RegistersPerSm = 64 * 1024;
 
-// Whether a head dim has a long-rows forward tile (fwd_tile_policy below), and whether a call runs
-// on it: from 4096 query rows on (max_seqlen_q when packed), where it measured faster; S 2048 is
-// not measured.
-constexpr bool fwd_has_long_rows_tile(int head_dim) { return head_dim == 64; }
-constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return fwd_has_long_rows_tile(head_dim) && seqlen_q >= 4096; }
+// Whether a head dim has a second forward tile for long sequences (fwd_tile_policy below), and
+// whether a call runs on it (seqlen_q / seqlen_k are the maxima when packed). Both tiles of a head
+// dim are compiled into its one registered launcher (no new instantiation keys):
+//   64: the 192-row tile from 2048 query rows on (4096 when causal). At S 2048 it measured +7%
+//       full and -9% causal (half of a causal row's tiles are short) against the 128-row tile.
+//   96: the 176-key tile from 2048 keys on (4096 when causal), where its wider key step measured
+//       faster; below, the 128-key tile pads no keys: S 1024 full +2-7%, causal S 1024 +22-24%,
+//       causal S 2048 +12% against the 176-key tile.
+// (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2.)
+constexpr bool fwd_has_long_rows_tile(int head_dim) { return head_dim == 64 || head_dim == 96; }
+constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
+  const int from = causal ? 4096 : 2048;
+  return head_dim == 64 ? seqlen_q >= from : head_dim == 96 ? seqlen_k >= from : false;
+}
 
 // 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
@@ -55,11 +64,12 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return fwd_has_long_r
 //   128 x 192, 2 stages (192 KB; 192 registers, 12 bytes of spill outside the mainloop in the
 //     full variant): 1-19% faster than 128 x 128 from S 4096 on (10-19% at full S 8192-16384);
 //     S 1024 pays 6 blocks of 192 keys (1152) for 1024;
-//   128 x 176 (this): as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
+//   128 x 176: as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
 //     keys' work), 4-7% slower at causal S 1024-2048 (more padding on the short causal tiles).
-// No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192.
+// No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192. So
+// 96 has both: 128 x 128 x 3 for short rows, 128 x 176 x 2 as its long-rows tile (fwd_long_rows).
 //
-// Head dim 64 has a second tile for long rows (long_rows, fwd_long_rows below): 192 x 128 with
+// Head dim 64 has a second tile for long rows (long_rows, fwd_long_rows above): 192 x 128 with
 // three consumer warpgroups taking pingpong turns round-robin, so two can issue GEMMs while one
 // runs its softmax (at d64 a block's exp2s take as long as its GEMMs). Consumers get 160
 // registers ((24 + 3 * 160) * 128 <= 64K); ptxas spills 20-72 bytes. Shared memory: 2 Q buffers
@@ -68,9 +78,8 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q) { return fwd_has_long_r
 // and -13% (causal): 192-row tiles pad short sequences (1024 = 5.3 tiles) and leave fewer
 // tiles than SMs.
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim, bool long_rows = false) {
-  return fwd_has_long_rows_tile(head_dim) && long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160}
-         : head_dim == 64  ? FwdTilePolicy{128, 128, 3, 2, 24, 240}
-         : head_dim == 96  ? FwdTilePolicy{128, 176, 2, 2, 24, 240}
+  return head_dim == 64   ? (long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
+         : head_dim == 96  ? (long_rows ? FwdTilePolicy{128, 176, 2, 2, 24, 240} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
