@@ -1,0 +1,73 @@
+"""Kernel-only A/B rows of one flashcore build (CUDA-graph replay, triton.testing.do_bench_cudagraph),
+for comparing builds in alternating processes (tools/bench/ab_kernels.sh runs it once per build and
+tabulates). Rows: the paper grid (16k tokens, hidden 2048) at --dims x --seqlens, causal and full,
+forward and backward (preprocess + main + dQ convert, through the custom ops), optionally the
+deterministic backward; then issue 13's feature cost rows (window 4096 at S 16k causal, softcap 30
+at S 4k causal; with --sink a learnable sink). Prints: label, pass, dtype, row, ms, TFLOP/s.
+Numbers from it go into docs/results/ with the GPU and the builds they compared."""
+import argparse
+
+import torch
+import triton.testing as tt
+
+import flashcore  # noqa: F401  (registers the torch.ops.flashcore custom ops)
+
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("--label", default="run")
+ap.add_argument("--rep", type=float, default=60.0)
+ap.add_argument("--dtype", default="bf16")
+ap.add_argument("--dims", default="64,128")
+ap.add_argument("--passes", default="fwd,bwd")
+ap.add_argument("--nofeatures", action="store_true")
+ap.add_argument("--det", action="store_true", help="also the deterministic backward (bwd_det)")
+ap.add_argument("--sink", action="store_true", help="feature rows with and without a learnable sink")
+ap.add_argument("--seqlens", default="1024,4096,16384")
+args = ap.parse_args()
+dims = [int(x) for x in args.dims.split(",")]
+passes = args.passes.split(",")
+dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+for d in dims:
+    for s in [int(x) for x in args.seqlens.split(",")]:
+        for causal in (False, True):
+            b, h = 16384 // s, 2048 // d
+            g = torch.Generator(device="cuda").manual_seed(s + d + causal)
+            q, k, v, dout = (torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g) for _ in range(4))
+            scale = d ** -0.5
+            out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale)[:2]
+            fwd = lambda: torch.ops.flashcore.attention_fwd(q, k, v, causal, scale)
+            bwd = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, causal, scale, False)
+            bwd_det = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, causal, scale, True)
+            flops = 4 * b * h * s * s * d * (0.5 if causal else 1.0)
+            runs = [("fwd", fwd, flops), ("bwd", bwd, 2.5 * flops)] + ([("bwd_det", bwd_det, 2.5 * flops)] if args.det else [])
+            for name, fn, f in runs:
+                if name.split("_")[0] not in passes:
+                    continue
+                ms = tt.do_bench_cudagraph(fn, rep=args.rep)
+                print(f"{args.label} {name} {args.dtype} d{d} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
+
+# Feature rows (issue 13's cost bars): window 4096 at S16k causal, softcap 30 at S4k causal; with
+# --sink also a learnable sink at S4k causal (wl = -2 marks it).
+for d in ([] if args.nofeatures else (64, 128)):
+    for s, wl, sc in ((16384, 4096, 0.0), (4096, -1, 30.0)) + (((4096, -2, 0.0), (4096, -3, 0.0)) if args.sink else ()):
+        b, h = 16384 // s, 2048 // d
+        g = torch.Generator(device="cuda").manual_seed(s + d + 7)
+        q, k, v, dout = (torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g) for _ in range(4))
+        scale = d ** -0.5
+        sink = torch.randn(h, device="cuda", dtype=torch.float32, generator=g) if wl == -2 else None
+        tag_sink = wl <= -2
+        wl = -1 if wl < -1 else wl
+        wr = 0 if wl >= 0 else -1
+        out, lse = torch.ops.flashcore.attention_fwd(q, k, v, True, scale, False, wl, wr, sc, sink)[:2]
+        fwd = lambda: torch.ops.flashcore.attention_fwd(q, k, v, True, scale, False, wl, wr, sc, sink)
+        bwd = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, True, scale, False, wl, wr, sc, sink)
+        if wl >= 0:
+            pairs = sum(min(i, wl) + 1 for i in range(s))
+        else:
+            pairs = s * (s + 1) // 2
+        flops = 4 * b * h * pairs * d
+        tag = ("sink" if sink is not None else "nosink") if tag_sink else f"window{wl}" if wl >= 0 else f"softcap{sc:g}"
+        for name, fn, f in (("fwd", fwd, flops), ("bwd", bwd, 2.5 * flops)):
+            if name not in passes:
+                continue
+            ms = tt.do_bench_cudagraph(fn, rep=args.rep)
+            print(f"{args.label} {name} {args.dtype} d{d} S{s} {tag} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
