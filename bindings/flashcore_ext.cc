@@ -370,6 +370,9 @@ PYBIND11_MODULE(_C, m) {
         "multiple of 8 (it runs on the smallest compiled head dim >= it: kernel_head_dim). "
         "o_resid (optional, o's strides): also write O's rounding residual for the backward. "
         "head_dim_v (0: head_dim): v's and o's head dim; the call runs on max(head_dim, head_dim_v)'s kernel.");
+  m.def("set_forced_fwd_tile", &flashcore::set_forced_fwd_tile, py::arg("tile"),
+        "Test-only: 0 lets the sm90a forward pick its tile per call; 1 + a tile kind (1 default, 2 "
+        "long rows, 3 few tiles) forces it where the head dim has that tile (kernels/flash_fwd_api.h).");
   m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("dout"), py::arg("lse"), py::arg("dlse"),
         py::arg("dq"), py::arg("dk"), py::arg("dv"), py::arg("dsum"), py::arg("dq_accum"),

@@ -128,6 +128,14 @@ std::vector<FwdKernelKey> registered_fwd_kernels();
 // *kernel_key untouched) when there is none or head_dim is not a multiple of 8.
 FwdLauncher find_fwd_kernel_for(const FwdKernelKey& key, FwdKernelKey* kernel_key);
 
+// Test-only: the sm90a forward's tile for every later call. 0 (the default): each launcher picks
+// by the call's shape (kernels/hopper/tile_policy.h pick_fwd_tile); 1 + a hopper::FwdTileKind
+// forces that tile where the head dim has one (the head dim's default tile elsewhere). The GPU
+// suites use it to run the default tile on the small shapes the few-tiles tile otherwise takes.
+// Other archs ignore it.
+void set_forced_fwd_tile(int tile);
+int forced_fwd_tile();
+
 // Defined in kernels/sm80/fwd_kernel.cuh (sm80, sm89 and their PTX builds; the sm90a forward is
 // hopper::launch_fwd in kernels/hopper/fwd_kernel.cuh); instantiated only by generated TUs.
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>

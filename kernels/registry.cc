@@ -1,3 +1,4 @@
+#include <atomic>
 #include <mutex>
 
 #include "kernels/flash_bwd_api.h"
@@ -77,6 +78,13 @@ const char* to_string(Arch arch) {
   }
   return "?";
 }
+
+namespace {
+std::atomic<int> g_forced_fwd_tile{0};
+}  // namespace
+
+void set_forced_fwd_tile(int tile) { g_forced_fwd_tile.store(tile, std::memory_order_relaxed); }
+int forced_fwd_tile() { return g_forced_fwd_tile.load(std::memory_order_relaxed); }
 
 bool register_fwd_kernel(const FwdKernelKey& key, FwdLauncher launcher) { return registry().add(key, launcher); }
 FwdLauncher find_fwd_kernel(const FwdKernelKey& key) { return registry().find(key); }

@@ -412,6 +412,13 @@ def test_direct_path_declines_non_cuda_inputs_so_the_checks_report():
     assert _attention._direct(q, k, v, False, float("inf"), False) is None
 
 
+def test_forced_forward_tile_takes_the_tile_names_only():
+    with pytest.raises(ValueError, match="forced forward tile must be one of"):
+        _attention._set_forced_fwd_tile("tiny")
+    for tile in ("default", "long_rows", "few_tiles", None):  # reaches the extension: no GPU needed
+        _attention._set_forced_fwd_tile(tile)
+
+
 def test_forced_arch_must_name_a_compiled_library():
     with pytest.raises(ValueError, match="FLASHCORE_FORCE_ARCH='sm75' names no compiled kernel library"):
         _attention._set_forced_arch("sm75")

@@ -135,11 +135,23 @@ def oracle_case(shape, causal, head_dim, dtype, arch=None):
                       flashcore=ours, torch_math=theirs))
 
 
+@pytest.fixture(params=[None, "default"], ids=["tile_by_shape", "default_tile"])
+def fwd_tile(request):
+    """The sm90a forward's tile (kernels/hopper/tile_policy.h pick_fwd_tile): by shape, or the
+    two-consumer default tile forced, which small shapes (at most SMs / 2 tiles of 128 rows) would
+    otherwise not reach: they run the one-consumer few-tiles tile at head dims 64 and 128."""
+    _attention._set_forced_fwd_tile(request.param)
+    try:
+        yield request.param
+    finally:
+        _attention._set_forced_fwd_tile(None)
+
+
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
-def test_matches_float64_reference(shape, causal, head_dim, dtype):
+def test_matches_float64_reference(shape, causal, head_dim, dtype, fwd_tile):
     oracle_case(shape, causal, head_dim, dtype)
 
 

@@ -49,6 +49,21 @@ def test_features_and_combinations_match_float64(bits, head_dim):
     run_and_check(case)
 
 
+# The same combinations on the sm90a forward's two-consumer default tile: these cases are small
+# (at most SMs / 2 tiles of 128 rows), so by shape they run the one-consumer few-tiles tile at 64
+# and 128 (kernels/hopper/tile_policy.h pick_fwd_tile); forward only (the tile is the forward's).
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("bits", COMBOS, ids=combo_id)
+def test_features_on_the_default_forward_tile_match_float64(bits, head_dim):
+    dtype = DTYPES[(COMBOS.index(bits) + head_dim // 64 + 1) % 2]
+    case = Case(dtype=dtype, head_dim=head_dim, **dict(zip(FEATURE_NAMES, bits)))
+    _attention._set_forced_fwd_tile("default")
+    try:
+        run_and_check(case, backward=False)
+    finally:
+        _attention._set_forced_fwd_tile(None)
+
+
 # Head dims between the instantiations (issue 15: multiples of 8 up to 128 on the 64 / 128 kernels,
 # predicated): each with the features alone and combined, forward and gradients, both dtypes over
 # the combinations.

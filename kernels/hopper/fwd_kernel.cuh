@@ -134,11 +134,11 @@ struct PipelineState {
   __device__ __forceinline__ uint32_t parity() const { return (count / kStages) & 1; }
 };
 
-template <class Traits, int kHeadDim, bool kCausal, bool kLongRows>
-__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer_wgs + 1) * 128, 1)
+template <class Traits, int kHeadDim, bool kCausal, FwdTileKind kTile>
+__global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs + 1) * 128, 1)
     fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps, bool pair_causal_tiles) {
   using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kLongRows);
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
@@ -152,7 +152,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer
   constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(Element);
   static_assert(kBlockM == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 query rows");
   static_assert(kHeadDim % kTileCols == 0 && kBlockN % 16 == 0, "tile shape");
-  static_assert(kPolicy.consumer_wgs == 2 || kPolicy.consumer_wgs == 3, "pingpong turns among two or three consumers");
+  static_assert(kPolicy.consumer_wgs >= 1 && kPolicy.consumer_wgs <= 3, "one consumer, or pingpong turns among two or three");
   static_assert(kQBuffers == 1 || kQBuffers == 2, "Q is single- or double-buffered");
   static_assert((kPolicy.producer_regs + kPolicy.consumer_wgs * kPolicy.consumer_regs) * 128 <= kSm90RegistersPerSm,
                 "setmaxnreg budgets exceed the register file");
@@ -330,18 +330,23 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer
   // consumer c's turn: c syncs on it, consumer c - 1 arrives on it after issuing its own batch.
   // The last consumer opens consumer 0's very first turn; turns run on across tiles (consumer 0
   // starts the next tile's GEMMs while the others still finish their epilogues), and consumer 0
-  // absorbs the last pass after its final tile, so every barrier phase is matched.
+  // absorbs the last pass after its final tile, so every barrier phase is matched. A single
+  // consumer (the few-tiles tile) has the tensor cores to itself: no turns.
   constexpr int kTurnThreads = 256;
   constexpr int kConsumers = kPolicy.consumer_wgs;
   bool turns_started = false;
   auto wait_turn = [&]() {
-    if (!turns_started) {
-      turns_started = true;
-      if (cwg == kConsumers - 1) named_barrier_arrive(1, kTurnThreads);
+    if constexpr (kConsumers > 1) {
+      if (!turns_started) {
+        turns_started = true;
+        if (cwg == kConsumers - 1) named_barrier_arrive(1, kTurnThreads);
+      }
+      named_barrier_sync(1 + cwg, kTurnThreads);
     }
-    named_barrier_sync(1 + cwg, kTurnThreads);
   };
-  auto pass_turn = [&]() { named_barrier_arrive(1 + (cwg + 1) % kConsumers, kTurnThreads); };
+  auto pass_turn = [&]() {
+    if constexpr (kConsumers > 1) named_barrier_arrive(1 + (cwg + 1) % kConsumers, kTurnThreads);
+  };
 
   PipelineState<kStages> kv;
   PipelineState<kQBuffers> q_state;
@@ -524,11 +529,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kLongRows).consumer
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
 }
 
-template <DType kDType, int kHeadDim, bool kCausal, bool kLongRows>
+template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile>
 cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kLongRows);
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   constexpr size_t kSmemBytes =
       sizeof(VarlenOrder) +
@@ -536,7 +541,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
       1024;
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
   constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
-  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kLongRows>;
+  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kTile>;
   if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -578,14 +583,26 @@ cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The sm90a forward launcher registered for (dtype, head_dim, causal): the head dim's tile, or
-// its long-rows tile where it has one and the call's rows are long (tile_policy.h).
+// The sm90a forward launcher registered for (dtype, head_dim, causal): the tile pick_fwd_tile
+// chooses for the call's shape (tile_policy.h), among those the head dim has.
 template <DType kDType, int kHeadDim, bool kCausal>
 cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
-  if constexpr (fwd_has_long_rows_tile(kHeadDim)) {
-    if (fwd_long_rows(kHeadDim, p.seqlen_q, p.seqlen_k, kCausal)) return launch_fwd_tile<kDType, kHeadDim, kCausal, true>(p, stream);
+  int sm_count = 0;
+  const cudaError_t err = multiprocessor_count(&sm_count);
+  if (err != cudaSuccess) return err;
+  const FwdTileKind tile =
+      pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile());
+  if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
+    if (tile == FwdTileKind::kFewTiles) {
+      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, stream);
+    }
   }
-  return launch_fwd_tile<kDType, kHeadDim, kCausal, false>(p, stream);
+  if constexpr (fwd_has_long_rows_tile(kHeadDim)) {
+    if (tile == FwdTileKind::kLongRows) {
+      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, stream);
+    }
+  }
+  return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kDefault>(p, stream);
 }
 
 }  // namespace hopper

@@ -34,6 +34,18 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool caus
   return head_dim == 64 ? seqlen_q >= from : head_dim == 96 ? seqlen_k >= from : false;
 }
 
+// Few tiles (head dims 64 and 128): a call whose 128-row tiles would leave more than half of the
+// SMs idle (batch x heads x query blocks <= SMs / 2: short prompts, one sequence, few heads; the
+// seed shape B1 H8 S512 D64 has 32 tiles on 132 SMs) runs 64-row tiles of one consumer warpgroup
+// instead: twice the CTAs, each with the tensor cores to itself (no pingpong partner).
+constexpr bool fwd_has_few_tiles_tile(int head_dim) { return head_dim == 64 || head_dim == 128; }
+constexpr bool fwd_few_tiles(int head_dim, long long tiles_of_128_rows, int sm_count) {
+  return fwd_has_few_tiles_tile(head_dim) && 2 * tiles_of_128_rows <= sm_count;
+}
+
+// Which tile of a head dim a kernel is built for (fwd_tile_policy).
+enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
+
 // 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
 // (128 + 4 * 128) * head_dim * 2 bytes = 160 KB at head_dim 128, 80 KB at 64 (3 stages there).
@@ -77,12 +89,37 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool caus
 // docs/results/2026-11-23-h100-smem-space.md): S 16384 +7-9%, S 4096 +3-4%, but S 1024 -4% (full)
 // and -13% (causal): 192-row tiles pad short sequences (1024 = 5.3 tiles) and leave fewer
 // tiles than SMs.
-constexpr FwdTilePolicy fwd_tile_policy(int head_dim, bool long_rows = false) {
+//
+// The few-tiles tile (fwd_few_tiles above): 64 x 128, one consumer warpgroup; shared memory 2 Q
+// buffers + 3 stages at 64 (112 KB), 2 stages at 128 (160 KB).
+constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTileKind::kDefault) {
+  const bool long_rows = kind == FwdTileKind::kLongRows;
+  if (kind == FwdTileKind::kFewTiles) {
+    return head_dim == 64 ? FwdTilePolicy{64, 128, 3, 1, 24, 240} : FwdTilePolicy{64, 128, 2, 1, 24, 240};
+  }
   return head_dim == 64   ? (long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 96  ? (long_rows ? FwdTilePolicy{128, 176, 2, 2, 24, 240} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
+}
+
+// The tile a forward call runs on. `forced` (flash_fwd_api.h forced_fwd_tile, test-only): 0, or
+// 1 + the kind to run (the launcher falls back to the default tile where the head dim lacks it).
+// The long-rows tile needs a wave of its own tiles: at d64 it has 192 rows, and on a small grid
+// (B1 H8 S2048: 88 tiles on 132 SMs) it left SMs idle (30.3 us, cuDNN 22.0).
+constexpr FwdTileKind pick_fwd_tile(int head_dim, int batch, int heads, int seqlen_q, int seqlen_k, bool causal,
+                                    int sm_count, int forced) {
+  if (forced > 0) return static_cast<FwdTileKind>(forced - 1);
+  const long long rows = static_cast<long long>(batch) * heads;
+  const long long tiles_128 = rows * ((seqlen_q + 127) / 128);
+  if (fwd_has_few_tiles_tile(head_dim) && 2 * tiles_128 <= sm_count) return FwdTileKind::kFewTiles;
+  if (fwd_has_long_rows_tile(head_dim) && fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal)) {
+    const int long_m = fwd_tile_policy(head_dim, FwdTileKind::kLongRows).block_m;
+    const long long tiles_long = rows * ((seqlen_q + long_m - 1) / long_m);
+    if (long_m == fwd_tile_policy(head_dim).block_m || tiles_long >= sm_count) return FwdTileKind::kLongRows;
+  }
+  return FwdTileKind::kDefault;
 }
 
 }  // namespace hopper

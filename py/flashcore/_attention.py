@@ -105,6 +105,19 @@ def _set_forced_arch(arch):
     _forced_arch = arch
 
 
+# Test-only: the sm90a forward's tile for every later call (kernels/hopper/tile_policy.h
+# pick_fwd_tile). None lets each call pick by its shape; the GPU suites force "default" to run the
+# two-consumer tile on the small shapes that otherwise take the few-tiles tile.
+FWD_TILES = {None: 0, "default": 1, "long_rows": 2, "few_tiles": 3}
+
+
+def _set_forced_fwd_tile(tile):
+    """Test-only. tile: None, "default", "long_rows" or "few_tiles" (where the head dim has it)."""
+    if tile not in FWD_TILES:
+        raise ValueError("flashcore: forced forward tile must be one of %s, got %r" % (sorted(map(str, FWD_TILES)), tile))
+    _C.set_forced_fwd_tile(FWD_TILES[tile])
+
+
 # Test-only (tests/gpu_sanitizer_test.py): outputs start as NaN instead of uninitialised memory.
 # compute-sanitizer's initcheck does not see the Hopper kernels' TMA stores (cp.async.bulk.tensor):
 # every later read of a TMA-written output is reported as uninitialised (measured: 32,768 reports
