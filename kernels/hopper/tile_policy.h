@@ -34,14 +34,15 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool caus
   return head_dim == 64 ? seqlen_q >= from : head_dim == 96 ? seqlen_k >= from : false;
 }
 
-// Few tiles (head dims 64 and 128): a call whose 128-row tiles would leave more than half of the
-// SMs idle (batch x heads x query blocks <= SMs / 2: short prompts, one sequence, few heads; the
-// seed shape B1 H8 S512 D64 has 32 tiles on 132 SMs) runs 64-row tiles of one consumer warpgroup
-// instead: twice the CTAs, each with the tensor cores to itself (no pingpong partner).
+// Few tiles (head dims 64 and 128; pick_fwd_tile below): a call whose 128-row tiles would leave
+// more than half of the SMs idle (batch x heads x query blocks <= SMs / 2: short prompts, one
+// sequence, few heads; the seed shape B1 H8 S512 D64 has 32 tiles on 132 SMs) runs 64-row tiles
+// of one consumer warpgroup instead: twice the CTAs, each with the tensor cores to itself.
+// Measured on the H100 (kernel-only, bf16, docs/results/2026-11-24-h100-session15.md): 11-18%
+// faster on every such row (B1 H8 S512 D64 9.37 -> 7.97 us, cuDNN 9.09). Forced on grids of 96 to
+// 256 such tiles it was 1.04-1.58x the default tile's time (once 0.97x): there two CTAs' worth of
+// rows per SM run better as one CTA's two pingponged consumers than as a second wave.
 constexpr bool fwd_has_few_tiles_tile(int head_dim) { return head_dim == 64 || head_dim == 128; }
-constexpr bool fwd_few_tiles(int head_dim, long long tiles_of_128_rows, int sm_count) {
-  return fwd_has_few_tiles_tile(head_dim) && 2 * tiles_of_128_rows <= sm_count;
-}
 
 // Which tile of a head dim a kernel is built for (fwd_tile_policy).
 enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
