@@ -91,7 +91,7 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 // and -13% (causal): 192-row tiles pad short sequences (1024 = 5.3 tiles) and leave fewer
 // tiles than SMs.
 //
-// The few-tiles tile (fwd_few_tiles above): 64 x 128, one consumer warpgroup; shared memory 2 Q
+// The few-tiles tile (pick_fwd_tile below): 64 x 128, one consumer warpgroup; shared memory 2 Q
 // buffers + 3 stages at 64 (112 KB), 2 stages at 128 (160 KB).
 constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTileKind::kDefault) {
   const bool long_rows = kind == FwdTileKind::kLongRows;
