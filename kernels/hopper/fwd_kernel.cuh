@@ -529,8 +529,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
 }
 
+// sm_count: the device's SMs (the persistent grid's size), looked up once by launch_fwd.
 template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile>
-cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
+cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
@@ -563,9 +564,6 @@ cudaError_t launch_fwd_tile(const FwdParams& p, cudaStream_t stream) {
   err = ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
-  int sm_count = 0;
-  err = multiprocessor_count(&sm_count);
-  if (err != cudaSuccess) return err;
   // Pairs balance tiles of known cost; a packed batch's lengths are known on the GPU only, where
   // its sorted order decides (tile_scheduler.cuh).
   const bool pairs =
@@ -594,15 +592,15 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
       pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile());
   if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
     if (tile == FwdTileKind::kFewTiles) {
-      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, stream);
+      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, sm_count, stream);
     }
   }
   if constexpr (fwd_has_long_rows_tile(kHeadDim)) {
     if (tile == FwdTileKind::kLongRows) {
-      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, stream);
+      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, sm_count, stream);
     }
   }
-  return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kDefault>(p, stream);
+  return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kDefault>(p, sm_count, stream);
 }
 
 }  // namespace hopper
