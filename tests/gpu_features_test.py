@@ -187,16 +187,20 @@ def test_window_tile_order_matches_float64(window_size, seqlen_k):
     run_and_check(case, backward=False)
 
 
-# The long-rows forward tiles (kernels/hopper/tile_policy.h fwd_long_rows: 64's 192 x 128 from 4096
-# causal query rows, 96's 128 x 176 from 4096 causal keys; max_seqlen_q/k when packed) with the features:
-# GQA + window + softcap + sink, dense and packed.
+# The long-rows forward tiles (kernels/hopper/tile_policy.h fwd_long_rows: 64's 192 x 128, 96's
+# 128 x 176) with the features: GQA + window + softcap + sink, dense and packed. Forced: by shape
+# these 4 heads would run 64's on its long-rows tile only from a wave of 192-row tiles (pick_fwd_tile).
 @pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
 @pytest.mark.parametrize("head_dim", [64, 96])
 def test_long_rows_tile_features_match_float64(varlen, head_dim):
     case = Case(dtype=torch.bfloat16, head_dim=head_dim, gqa=True, window=True, softcap=True, sink=True, causal=True,
                 varlen=varlen, heads=4, dense_shape=(1, 4300, 4300), lengths=((4200, 300), (4200, 350)),
                 window_size=(1500, 0))
-    run_and_check(case, backward=False)
+    _attention._set_forced_fwd_tile("long_rows")
+    try:
+        run_and_check(case, backward=False)
+    finally:
+        _attention._set_forced_fwd_tile(None)
 
 
 @pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
