@@ -277,6 +277,9 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.num_splits = param<int>(d, "num_splits");
   p.o_accum = pointer<float>(d, "o_accum");
   p.lse_accum = pointer<float>(d, "lse_accum");
+  p.sorted_pages = d.contains("sorted_pages") ? pointer<unsigned long long>(d, "sorted_pages") : nullptr;
+  p.page_sort_ctas = d.contains("page_sort_ctas") ? param<int>(d, "page_sort_ctas") : 0;
+  p.page_sort_lists_per_cta = d.contains("page_sort_lists_per_cta") ? param<int>(d, "page_sort_lists_per_cta") : 1;
 
   cudaError_t err;
   {
@@ -291,7 +294,7 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
 // the caller sizes the split scratch with it. num_splits > 0 is taken as asked (capped at the
 // bound), 0 picks by the heuristic from the SM count.
 py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads, int heads_kv, int seqlen_q,
-                     int max_seqlen_k, int num_sms, int num_splits) {
+                     int max_seqlen_k, int num_sms, int num_splits, int page_size, bool leftpad) {
   if (heads_kv <= 0 || heads % heads_kv != 0) throw py::value_error("flashcore: heads must be a multiple of heads_kv");
   const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), head_dim);
   const int rows = heads / heads_kv * seqlen_q;
@@ -308,6 +311,12 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   plan["block_m"] = block_m;
   plan["block_n"] = tile.block_n;
   plan["max_splits"] = kDecodeMaxSplits;
+  // Paged calls in address order: int64 entries of the page-sort scratch and its grid (0: key order).
+  const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, rows, page_size, tile.block_n, leftpad,
+                                               batch, heads_kv, splits, max_seqlen_k, num_sms, forced_decode_page_order());
+  plan["sorted_pages_entries"] = sort.ctas > 0 ? static_cast<int64_t>(batch) * splits * kDecodeSortPages : 0;
+  plan["page_sort_ctas"] = sort.ctas;
+  plan["page_sort_lists_per_cta"] = sort.lists_per_cta;
   return plan;
 }
 
@@ -373,6 +382,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("set_forced_fwd_tile", &flashcore::set_forced_fwd_tile, py::arg("tile"),
         "Test-only: 0 lets the sm90a forward pick its tile per call; 1 + a tile kind (1 default, 2 "
         "long rows, 3 few tiles) forces it where the head dim has that tile (kernels/flash_fwd_api.h).");
+  m.def("set_forced_decode_page_order", &flashcore::set_forced_decode_page_order, py::arg("order"),
+        "Test-only: 0 lets each paged decode call pick the order it visits its pages in; 1 forces key "
+        "order, 2 address order where the call is eligible (kernels/decode/tile_policy.h).");
   m.def("bwd", &flashcore::bwd, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("q"),
         py::arg("k"), py::arg("v"), py::arg("o"), py::arg("dout"), py::arg("lse"), py::arg("dlse"),
         py::arg("dq"), py::arg("dk"), py::arg("dv"), py::arg("dsum"), py::arg("dq_accum"),
@@ -409,9 +421,10 @@ PYBIND11_MODULE(_C, m) {
         "q/o/k/v strides as 3-tuples).");
   m.def("decode_plan", &flashcore::decode_plan, py::arg("arch"), py::arg("head_dim"), py::arg("batch"),
         py::arg("heads"), py::arg("heads_kv"), py::arg("seqlen_q"), py::arg("max_seqlen_k"), py::arg("num_sms"),
-        py::arg("num_splits"),
-        "Split count (num_splits 0: heuristic from the shapes and num_sms; bound max_splits) and tile "
-        "sizes of a decode call.");
+        py::arg("num_splits"), py::arg("page_size") = 0, py::arg("leftpad") = false,
+        "Split count (num_splits 0: heuristic from the shapes and num_sms; bound max_splits), tile "
+        "sizes and page-sort scratch entries ('sorted_pages_entries', int64; paged calls: page_size > 0) "
+        "of a decode call.");
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
         "('bwd_kernels'), KV-cache decode kernels ('decode_kernels'), CUDA and host compiler versions.");

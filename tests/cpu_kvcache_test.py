@@ -52,6 +52,25 @@ def test_split_plan():
     assert plan() == plan()
 
 
+def test_page_sort_plan():
+    # Paged split decode calls on sm90a visit their pages in address order: scratch of (batch,
+    # splits, 1024) int64 entries (kernels/decode/tile_policy.h decode_page_sort), where the sort grid
+    # fits on the SMs the decode grid leaves idle.
+    assert plan()["sorted_pages_entries"] == 0  # contiguous
+    p = plan(page_size=16)  # 4 splits x 32 heads = 128 decode CTAs: 4 SMs idle, 4 lists
+    assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (4 * 1024, 4, 1)
+    p = plan(page_size=64, heads_kv=8, max_seqlen_k=131072)  # 16 lists on the 4 idle SMs
+    assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (16 * 1024, 4, 4)
+    # 128 splits of one kv head: 128 lists would need 32 sort CTAs beside the decode grid's 128.
+    assert plan(page_size=16, heads=8, heads_kv=1)["sorted_pages_entries"] == 0
+    assert plan(page_size=256)["sorted_pages_entries"] == 0  # a page wider than the 64-key block
+    assert plan(page_size=16, leftpad=True)["sorted_pages_entries"] == 0
+    assert plan(page_size=16, arch="sm80")["sorted_pages_entries"] == 0
+    assert plan(page_size=16, batch=32)["sorted_pages_entries"] == 0  # no split
+    assert plan(page_size=16, max_seqlen_k=131072)["sorted_pages_entries"] == 0  # 2032 pages a split
+    assert plan(page_size=16, heads_kv=8, seqlen_q=7)["sorted_pages_entries"] == 0  # 28 rows: not decode
+
+
 def cpu_case(**over):
     args = dict(q=torch.randn(2, 1, 8, 128).bfloat16(), k_cache=torch.zeros(2, 64, 2, 128).bfloat16(),
                 v_cache=torch.zeros(2, 64, 2, 128).bfloat16(), k=torch.randn(2, 1, 2, 128).bfloat16(),
@@ -109,6 +128,13 @@ BAD = [
      ValueError, "k_cache must have a unit stride"),
     (dict(), ValueError, "must be CUDA tensors"),  # every check passed; CPU tensors stop here
 ]
+
+
+def test_forced_page_order_takes_the_order_names_only():
+    with pytest.raises(ValueError, match="forced page order must be one of"):
+        kvcache._set_forced_page_order("random")
+    for order in ("key", "address", None):  # reaches the extension: no GPU needed
+        kvcache._set_forced_page_order(order)
 
 
 @pytest.mark.parametrize("kwargs,exc,message", BAD, ids=[m for _, _, m in BAD])

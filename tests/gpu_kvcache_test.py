@@ -215,6 +215,39 @@ def test_matrix(spec):
     Case(**spec).run()
 
 
+@pytest.fixture
+def page_order(request):
+    """Forces the order paged decode calls visit their pages in (kernels/decode/tile_policy.h
+    decode_page_sort; by rule only some split calls sort), restored afterwards."""
+    kvcache._set_forced_page_order(request.param)
+    try:
+        yield request.param
+    finally:
+        kvcache._set_forced_page_order(None)
+
+
+PAGED = [c for c in MATRIX if c["page_size"] is not None]
+
+
+# Every paged case of the matrix in both orders: address order masks each key by its logical
+# position (window, causal, S_new > 1, the partial last page). Where a call is not eligible (more
+# than 16 rows a kv head, leftpad, a page wider than the key block) "address" runs key order.
+@pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
+@pytest.mark.parametrize("spec", PAGED, ids=[case_id(c) for c in PAGED])
+def test_paged_matrix_in_each_page_order(spec, page_order):
+    Case(**spec).run()
+
+
+@pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
+@pytest.mark.parametrize("capacity,num_splits", [(9000, 1), (9000, 3), (9000, 128), (20000, 1), (20000, 2)])
+@pytest.mark.parametrize("page_size", [8, 16, 64])
+def test_long_paged_cache_in_each_page_order(page_size, capacity, num_splits, page_order):
+    # 20000 keys in one split: 1204 pages of 16 past the head blocks, beyond the 1024 the sort
+    # takes (key order); 128 splits: splits with no keys or no sorted block, and splits whose last
+    # pages are past the keys.
+    Case(batch=2, heads=(32, 8), capacity=capacity, page_size=page_size, num_splits=num_splits, seed=9).run()
+
+
 @pytest.mark.parametrize("page_size", [None, 16, 256])
 @pytest.mark.parametrize("num_splits", [0, 1, 3, 128])
 def test_long_cache_splits(page_size, num_splits):
@@ -441,9 +474,11 @@ SANITIZER_CASE = textwrap.dedent("""
     k = torch.randn(2, 3, hk, d, device="cuda").to(dt)
     v = torch.randn(2, 3, hk, d, device="cuda").to(dt)
     lens = torch.tensor([40, 77], dtype=torch.int32, device="cuda")
-    for splits in (1, 3):
-        out, lse = flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, block_table=bt,
-                                                     causal=True, num_splits=splits, return_softmax_lse=True)
+    for order in ("key", "address"):
+        flashcore.kvcache._set_forced_page_order(order)
+        for splits in (1, 3):
+            out, lse = flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, block_table=bt,
+                                                         causal=True, num_splits=splits, return_softmax_lse=True)
     torch.cuda.synchronize()
     print("sanitizer case done")
 """)

@@ -70,6 +70,11 @@ struct DecodeParams {
   int num_splits;
   float* o_accum;
   float* lse_accum;
+
+  // A paged call in address order (tile_policy.h decode_page_sort; the caller takes both from it):
+  // scratch (batch, num_splits, kDecodeSortPages) int64 and the sort grid. Null / 0: key order.
+  unsigned long long* sorted_pages;
+  int page_sort_ctas, page_sort_lists_per_cta;
 };
 
 struct DecodeKernelKey {
@@ -87,6 +92,11 @@ using DecodeLauncher = cudaError_t (*)(const DecodeParams&, cudaStream_t);
 bool register_decode_kernel(const DecodeKernelKey& key, DecodeLauncher launcher);
 DecodeLauncher find_decode_kernel(const DecodeKernelKey& key);
 std::vector<DecodeKernelKey> registered_decode_kernels();
+
+// Test-only: 0 lets each paged call pick its page order (tile_policy.h decode_page_sort);
+// 1 forces key order, 2 address order where the call is eligible. Defined in registry.cc.
+void set_forced_decode_page_order(int order);
+int forced_decode_page_order();
 
 // Defined in kernels/decode/decode_kernel.cuh; instantiated only by generated TUs.
 template <Arch kArch, DType kDType, int kHeadDim>

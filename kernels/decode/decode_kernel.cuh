@@ -2,11 +2,13 @@
 // sm90a: one CTA per (query block, kv head, batch row, key split). A query block packs the query
 // heads of one kv head times the new tokens (kernels/decode/decode_api.h), so each K/V byte is
 // read from HBM once per step. K and V of a key block stream through a multi-stage cp.async ring
-// (contiguous or paged: each 16-byte chunk's source row is found through the block table), the
-// scores stay in registers (S = Q K^T, masked and scaled to log2 units, online softmax, O += P V), and the warps' partial rows are merged through
-// shared memory at the end. With num_splits > 1 each CTA writes a float32 partial output and its
-// log-sum-exp, and decode_combine_kernel merges the splits. Included only by the generated
-// instantiation TUs, after the traits header of their dtype.
+// (contiguous or paged: each 16-byte chunk's source row is found through the block table; paged
+// split calls may visit the pages in address order, page_sort.cuh), the scores stay in registers
+// (S = Q K^T, masked and scaled to log2 units, online softmax, O += P V), and the warps' partial
+// rows are merged through shared memory at the end. With num_splits > 1 each CTA writes a float32
+// partial output and its log-sum-exp, and decode_combine_kernel (combine_kernel.cuh) merges the
+// splits. Included only by the generated instantiation TUs, after the traits header of their
+// dtype.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,7 +19,10 @@
 
 #include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
+#include "kernels/decode/combine_kernel.cuh"
 #include "kernels/decode/decode_api.h"
+#include "kernels/decode/decode_seq.cuh"
+#include "kernels/decode/page_sort.cuh"
 #include "kernels/decode/tile_policy.h"
 #include "kernels/sm80/fwd_kernel.cuh"  // cp.async, ldmatrix, the swizzled tile layout
 
@@ -32,42 +37,6 @@ using fwd::ldmatrix_x4_trans;
 using fwd::n8_tile;
 using fwd::smem_u32;
 using fwd::swizzled;
-
-// The keys [lo, hi) one query row sees; hi <= lo: none (output 0, lse -inf).
-struct KeyRange {
-  int lo, hi;
-};
-
-// The keys query token t sees (bottom-right aligned window; causal: window_right 0).
-struct TokenWindow {
-  int seqlen_q, seqlen_k, window_left, window_right;
-  __device__ __forceinline__ KeyRange keys_of(int t) const {
-    const int diag = t + seqlen_k - seqlen_q;
-    const int lo = window_left < 0 ? 0 : max(0, diag - window_left);
-    const int hi = window_right < 0 ? seqlen_k : min(seqlen_k, diag + window_right + 1);
-    return {lo, hi};
-  }
-};
-
-// One sequence of the batch as a CTA sees it: lengths, where its query rows start, and where its
-// keys live.
-struct DecodeSeq {
-  int seqlen_q, seqlen_k, row0_q, leftpad, cache_row;
-  const int* pages;  // this sequence's block-table row; null: contiguous
-  __device__ __forceinline__ DecodeSeq(const DecodeParams& p, int b) {
-    if (p.cu_seqlens_q != nullptr) {
-      row0_q = p.cu_seqlens_q[b];
-      seqlen_q = p.cu_seqlens_q[b + 1] - row0_q;
-    } else {
-      row0_q = 0;
-      seqlen_q = p.seqlen_q;
-    }
-    leftpad = p.cache_leftpad == nullptr ? 0 : p.cache_leftpad[b];
-    seqlen_k = p.cache_seqlens[b] + p.seqlen_new - leftpad;
-    cache_row = p.cache_batch_idx == nullptr ? b : p.cache_batch_idx[b];
-    pages = p.block_table == nullptr ? nullptr : p.block_table + b * p.block_table_stride;
-  }
-};
 
 // Online softmax over scores already in log2 units with masked entries at -inf, on the m16n8
 // accumulator layout (acc[4 t + 2 h + e]: row group + 8 h, column 8 t + 2 tig + e). Scaling and
@@ -107,15 +76,25 @@ struct RowSoftmax {
   }
 };
 
+// How a CTA finds its keys, a compile-time choice so that each kernel carries only its own address
+// arithmetic (a run-time address-order flag in the key-order kernel made page-16 decode 6-9%
+// slower on an H100: docs/results/2026-11-24-h100-session16.md):
+//  - kContiguous: rows of cache_capacity keys;
+//  - kPagedKeyOrder: pages found through block_table, visited in key order;
+//  - kPagedAddressOrder: pages visited in address order, from the split's block-table entries
+//    sorted by decode_page_sort_kernel (tile_policy.h decode_page_sort, page_sort.cuh),
+//    each key masked by its position.
+enum class KeyWalk { kContiguous, kPagedKeyOrder, kPagedAddressOrder };
+
 // Both kernels take the library's Arch although their code does not depend on it: the sm80, sm89
 // and sm90a libraries all instantiate them, and one kernel name in several modules of the
 // extension lets the runtime launch another arch's image ("no kernel image", or the wrong one);
 // see kernels/sm80/bwd_kernel.cuh.
-// kPaged: the cache is paged (block_table set), a compile-time choice so the contiguous kernel
-// carries no page arithmetic.
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, bool kPaged>
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, KeyWalk kWalk>
 __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
+  constexpr bool kPaged = kWalk != KeyWalk::kContiguous;
+  constexpr bool kByAddress = kWalk == KeyWalk::kPagedAddressOrder;
   constexpr int kThreads = kDecodeThreads;
   constexpr int kKeyWarps = kDecodeWarps / kRowWarps;  // warps sharing one m16 row tile
   constexpr int kBlockM = 16 * kRowWarps;
@@ -131,6 +110,8 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   Element* sQ = reinterpret_cast<Element*>(smem_raw);
   Element* sK = sQ + kBlockM * kHeadDim;          // kStages stages
   Element* sV = sK + kStages * kBlockN * kHeadDim;  // kStages stages
+  // Address order: this split's sorted entries (page_sort.cuh), copied in once they are written.
+  auto* sorted_smem = reinterpret_cast<unsigned long long*>(sV + kStages * kBlockN * kHeadDim);
 
   const int split = blockIdx.x % p.num_splits;
   const int m_block = blockIdx.x / p.num_splits;
@@ -155,14 +136,9 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const TokenWindow window{seq.seqlen_q, seq.seqlen_k, p.window_left, p.window_right};
 
   // Key blocks this query block visits, and this split's share of them.
-  const KeyRange first_keys = window.keys_of(m0 / group_size);
-  const KeyRange last_keys = window.keys_of((min(m0 + kBlockM, rows) - 1) / group_size);
-  const int lo = first_keys.lo, hi = last_keys.hi;  // lo and hi grow with the token
-  const int nb_first = lo / kBlockN;
-  const int nb_end = hi > lo ? (hi + kBlockN - 1) / kBlockN : nb_first;
-  const int per_split = (nb_end - nb_first + p.num_splits - 1) / p.num_splits;
-  const int blk_begin = nb_first + split * per_split;
-  const int n_blocks = max(0, min(blk_begin + per_split, nb_end) - blk_begin);
+  const SplitKeys split_range = split_keys(window, m0, kBlockM, rows, group_size, kBlockN, split, p.num_splits);
+  const KeyRange first_keys = split_range.first_keys, last_keys = split_range.last_keys;
+  const int blk_begin = split_range.blk_begin, n_blocks = split_range.n_blocks;
 
   const auto* k_base = static_cast<const Element*>(p.k_cache) + kv_head * p.k_head_stride;
   const auto* v_base = static_cast<const Element*>(p.v_cache) + kv_head * p.v_head_stride;
@@ -194,7 +170,35 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     const uint32_t n = static_cast<uint32_t>(pos);
     return static_cast<int>((__umulhi(n, page_magic) + n) >> page_log2);
   };
+  // Address order (page_sort.cuh): the first kDecodeSortHeadBlocks blocks of the split are read
+  // in key order while decode_page_sort_kernel, this grid's programmatic primary, sorts the
+  // entries of the rest once for all kv heads of the split; key block blk_begin +
+  // kDecodeSortHeadBlocks + i is then the pages of sorted slots [i * pages_per_block, (i + 1) *
+  // pages_per_block) (whole pages: the host allows it only where page_size divides kBlockN, with
+  // no leftpad), and each of its keys is masked by its logical position.
+  constexpr int kHeadBlocks = kByAddress ? kDecodeSortHeadBlocks : 0;
+  const int pages_per_block = kBlockN >> page_log2;
+  // The sorted entry serving row r of sorted block i, and the key position of that row. (Read
+  // from global memory at every step they cost an L2 round trip a step: 227 us against 184 in
+  // key order at B1 Hk8 page 16.)
+  auto sorted_entry = [&](int i, int r) { return sorted_smem[i * pages_per_block + (r >> page_log2)]; };
+  auto logical_pos = [&](unsigned long long entry, int r) {
+    return entry_logical_page(entry) * page_size + (r & (page_size - 1));
+  };
   int page_of_row[kLoadRows];
+  uint32_t sorted_row_valid = 0;  // address order: bit i, row i of the refill holds a key
+  // The pages of a sorted refill and which of its rows hold keys, loaded at the top of the step
+  // that refills, as fetch_pages below.
+  auto fetch_sorted = [&](int i_sorted) {
+    sorted_row_valid = 0;
+#pragma unroll
+    for (int i = 0; i < kLoadRows; ++i) {
+      const int r = r_first + i * kRowsPerPass;
+      const unsigned long long entry = sorted_entry(i_sorted, r);
+      page_of_row[i] = entry_physical_page(entry);
+      sorted_row_valid |= static_cast<uint32_t>(logical_pos(entry, r) < seq.seqlen_k) << i;
+    }
+  };
   auto fetch_pages = [&](int blk) {
 #pragma unroll
     for (int i = 0; i < kLoadRows; ++i) {
@@ -202,21 +206,30 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       page_of_row[i] = __ldg(seq.pages + page_index(pos));
     }
   };
-  // Copies block `blk` into `stage` (paged: once page_of_row holds its pages).
-  auto load_kv = [&](int blk, int stage) {
+  // Copies block `blk` into `stage`.
+  // `sorted` (std::true_type / std::false_type): block blk_begin + kHeadBlocks + i of the
+  // address-order walk, or a block in key order (paged: once page_of_row holds its pages).
+  auto load_kv = [&](int blk, int stage, auto sorted) {
     Element* sKs = stage_k(stage);
     Element* sVs = stage_v(stage);
 #pragma unroll
     for (int i = 0; i < kLoadRows; ++i) {
       const int r = r_first + i * kRowsPerPass;
       const int j = blk * kBlockN + r;
-      const bool valid = j < seq.seqlen_k;
+      bool valid = j < seq.seqlen_k;
       int64_t k_off = 0, v_off = 0;  // invalid rows read nothing from a valid address
       if constexpr (!kPaged) {
         if (valid) {
           const int pos = seq.leftpad + j;
           k_off = seq.cache_row * p.k_page_stride + pos * p.k_row_stride;
           v_off = seq.cache_row * p.v_page_stride + pos * p.v_row_stride;
+        }
+      } else if constexpr (decltype(sorted)::value) {
+        valid = (sorted_row_valid >> i) & 1u;  // fetch_sorted: leftpad 0, so position = key index
+        if (valid) {
+          const int row = r & (page_size - 1);
+          k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
+          v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
         }
       } else {
         const int pos = min(seq.leftpad + j, last_pos);
@@ -249,10 +262,11 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < n_blocks) {
       if constexpr (kPaged) fetch_pages(blk_begin + s);
-      load_kv(blk_begin + s, s);
+      load_kv(blk_begin + s, s, std::false_type{});
     }
     cp_async_commit();  // unconditional: the group count stays fixed
   }
+  static_assert(kDecodeSortHeadBlocks >= kStages - 1, "the prologue's blocks are in key order");
 
   float acc_o[kDTiles * 4];
 #pragma unroll
@@ -276,13 +290,47 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     // hides under that wait and they queue behind no copy of this step (loading them one step
     // earlier, or at the refill, measured the same or up to 1% slower). page_of_row is free: the
     // previous step's refill has read it.
-    if constexpr (kPaged) {
-      if (it + kStages - 1 < n_blocks) fetch_pages(blk_begin + it + kStages - 1);
+    const int refill = it + kStages - 1;  // the block this step's refill loads
+    if constexpr (kByAddress) {
+      if (refill < n_blocks) {
+        if (refill >= kHeadBlocks) {
+          if (refill == kHeadBlocks) {
+            // The sort grid has finished: its entries for this split into shared memory.
+            wait_for_primary_grid();
+            const unsigned long long* sorted_list =
+                p.sorted_pages + (static_cast<int64_t>(b) * p.num_splits + split) * kDecodeSortPages;
+            for (int i = tid; i < (n_blocks - kHeadBlocks) * pages_per_block; i += kThreads) {
+              sorted_smem[i] = __ldcg(sorted_list + i);
+            }
+            __syncthreads();
+          }
+          fetch_sorted(refill - kHeadBlocks);
+        } else {
+          fetch_pages(blk_begin + refill);
+        }
+      }
+    } else if constexpr (kPaged) {
+      if (refill < n_blocks) fetch_pages(blk_begin + refill);
+    }
+    // Address order: the logical pages of this block's score tiles, for the mask below.
+    int tile_page[kNTiles];
+    const bool sorted_block = kByAddress && it >= kHeadBlocks;
+    if (sorted_block) {
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t) {
+        tile_page[t] = entry_logical_page(sorted_entry(it - kHeadBlocks, warp_n * kWarpN + 8 * t));
+      }
     }
     cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
     __syncthreads();
     // Refill the stage every warp finished reading in the previous step (barrier above).
-    if (it + kStages - 1 < n_blocks) load_kv(blk_begin + it + kStages - 1, (it + kStages - 1) % kStages);
+    if (refill < n_blocks) {
+      if (kByAddress && refill >= kHeadBlocks) {
+        load_kv(blk_begin + refill, refill % kStages, std::integral_constant<bool, kByAddress>{});
+      } else {
+        load_kv(blk_begin + refill, refill % kStages, std::false_type{});
+      }
+    }
     cp_async_commit();
     if (it == 0) {
 #pragma unroll
@@ -318,21 +366,29 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
 #pragma unroll
       for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] *= scale_log2;
     }
-    // Mask only blocks some row of the query block does not see whole.
-    const bool needs_mask = n0 + kBlockN > seq.seqlen_k ||
+    // Mask only blocks some row of the query block does not see whole; every sorted block of the
+    // address-order walk, by each key's logical position (its pages come from anywhere in the
+    // split).
+    const bool needs_mask = sorted_block || n0 + kBlockN > seq.seqlen_k ||
                             (p.window_right >= 0 && n0 + kBlockN > first_keys.hi) ||
                             (p.window_left >= 0 && n0 < last_keys.lo);
     if (needs_mask) {
-      const int col0 = n0 + warp_n * kWarpN + 2 * tig;
 #pragma unroll
-      for (int t = 0; t < kNTiles; ++t)
+      for (int t = 0; t < kNTiles; ++t) {
+        // An n8 tile's keys lie in one page (page_size >= 8 in address order).
+        const int r0 = warp_n * kWarpN + 8 * t;
+        int key0 = n0 + r0;
+        if constexpr (kByAddress) {
+          if (sorted_block) key0 = tile_page[t] * page_size + (r0 & (page_size - 1));
+        }
 #pragma unroll
         for (int h = 0; h < 2; ++h)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
-            const int col = col0 + 8 * t + e;
+            const int col = key0 + 2 * tig + e;
             if (col < keys[h].lo || col >= keys[h].hi) acc_s[4 * t + 2 * h + e] = -INFINITY;
           }
+      }
     }
     float alpha[2];
     softmax.step(acc_s, alpha);
@@ -357,6 +413,9 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     }
   }
   cp_async_wait<0>();
+  // Address order: a split with no sorted block never waited; the sort grid must finish before
+  // this one does (its writes land in scratch the next call may reuse).
+  if constexpr (kByAddress) wait_for_primary_grid();
   __syncthreads();  // the ring is free: the merge below reuses its shared memory
 
   // Merge the key warps of each row: every warp leaves its row max (log2 units), row sum and
@@ -425,96 +484,57 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   }
 }
 
-// Merges the splits of one output row per warp: O = sum_s w_s O_s / sum_s w_s with
-// w_s = exp(lse_s - max lse); a split that saw no key has lse -inf and weight 0. The loads of
-// kUnroll splits are issued before their sums: one split per iteration (main before decode4) made
-// the combine a chain of dependent round trips, 16 splits 16 latencies (ncu, B1 Hq32 Hk8 k131072,
-// 16 splits: 10.3 us -> 6.9 us at 4 a batch; docs/results/2026-11-23-h100-decode4.md).
-template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
-  using Element = typename Traits::Element;
-  constexpr int kPerLane = kHeadDim / 32;
-  constexpr int kUnroll = 8;
-  static_assert(kPerLane == 2 || kPerLane == 4, "decode combine: head_dim 64 or 128");
-  using Vec = typename std::conditional<kPerLane == 4, float4, float2>::type;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // the split kernel has finished (see there)
-#endif
-  const int lane = threadIdx.x % 32;
-  const int64_t row = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, head, t)
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
-  if (row >= rows) return;
-  const int t = static_cast<int>(row % p.seqlen_q);
-  const int head = static_cast<int>((row / p.seqlen_q) % p.heads);
-  const int b = static_cast<int>(row / (static_cast<int64_t>(p.seqlen_q) * p.heads));
-  int row0_q = 0;
-  if (p.cu_seqlens_q != nullptr) {
-    row0_q = p.cu_seqlens_q[b];
-    if (t >= p.cu_seqlens_q[b + 1] - row0_q) return;  // past this sequence's queries
-  }
-  const int count = p.num_splits;
-  float m = -INFINITY;
-  for (int s = lane; s < count; s += 32) m = fmaxf(m, p.lse_accum[s * rows + row]);
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
-  const float m_base = m == -INFINITY ? 0.f : m;
-  float sum = 0.f;
-  float acc[kPerLane] = {};
-  for (int s0 = 0; s0 < count; s0 += kUnroll) {
-    float lse[kUnroll];
-    Vec v[kUnroll];
-#pragma unroll
-    for (int j = 0; j < kUnroll; ++j) {
-      const int s = min(s0 + j, count - 1);  // past the last split: reload it, not summed below
-      lse[j] = p.lse_accum[s * rows + row];
-      v[j] = *reinterpret_cast<const Vec*>(p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane);
-    }
-#pragma unroll
-    for (int j = 0; j < kUnroll; ++j) {
-      if (s0 + j < count) {
-        const float w = expf(lse[j] - m_base);
-        sum += w;
-        const float* vf = reinterpret_cast<const float*>(&v[j]);
-#pragma unroll
-        for (int i = 0; i < kPerLane; ++i) acc[i] += w * vf[i];
-      }
-    }
-  }
-  const float inv = sum > 0.f ? 1.f / sum : 0.f;
-  auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (row0_q + t) * p.o_row_stride +
-            head * p.o_head_stride + lane * kPerLane;
-#pragma unroll
-  for (int i = 0; i < kPerLane; i += 2) {
-    *reinterpret_cast<uint32_t*>(o + i) = Traits::pack2(acc[i] * inv, acc[i + 1] * inv);
-  }
-  if (lane == 0 && p.lse != nullptr) {
-    const int64_t idx = lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, b, head, row0_q) + t;
-    p.lse[idx] = sum > 0.f ? m + logf(sum) : -INFINITY;
-  }
-}
-
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, bool kPaged>
-cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream) {
+// `programmatic`: launched as the programmatic dependent of the grid before it on the stream
+// (captured into graphs as such).
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, KeyWalk kWalk>
+cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool programmatic) {
   constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
   constexpr int kBlockM = 16 * kRowWarps;
-  constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim);
+  constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim) +
+                                (kWalk == KeyWalk::kPagedAddressOrder ? kDecodeSortPages * sizeof(unsigned long long) : 0);
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
-                                          kTile.ctas_per_sm, kPaged>;
+                                          kTile.ctas_per_sm, kWalk>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
   const int m_blocks = (rows + kBlockM - 1) / kBlockM;
-  const dim3 grid(m_blocks * p.num_splits, p.heads_kv, p.batch);
-  kKernel<<<grid, kDecodeThreads, kSmemBytes, stream>>>(p);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(m_blocks * p.num_splits, p.heads_kv, p.batch);
+  config.blockDim = dim3(kDecodeThreads);
+  config.dynamicSmemBytes = kSmemBytes;
+  config.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attr;
+  config.numAttrs = programmatic ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kKernel, p);
 }
 
-// Contiguous and paged caches run separate instantiations (the contiguous one has no page
-// arithmetic).
+// Each way of walking the keys is its own instantiation (KeyWalk). Address order (where the
+// caller set up decode_page_sort's scratch and grid; sm90a decode blocks only): the page sort
+// grid, then the decode grid as its programmatic dependent.
 template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
 cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
-  if (p.block_table == nullptr) return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, false>(p, stream);
-  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, true>(p, stream);
+  if (p.block_table == nullptr) {
+    return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous>(p, stream, false);
+  }
+  // Not for the 64-row chunked-prefill blocks (that kernel also spilled with it: 255 registers).
+  if constexpr (kRowWarps == 1 && kArch == Arch::kSm90a) {
+    constexpr int kBlockN = decode_tile_shape(kArch, kHeadDim).block_n;
+    const bool whole_pages = p.page_size >= 8 && p.page_size <= kBlockN && kBlockN % p.page_size == 0;
+    if (p.sorted_pages != nullptr && p.page_sort_ctas > 0 && whole_pages && p.cache_leftpad == nullptr &&
+        p.heads / p.heads_kv * p.seqlen_q <= 16) {
+      constexpr auto sort = &decode_page_sort_kernel<kArch, kBlockN>;
+      cudaError_t err = ensure_dynamic_smem<sort>(kDecodePageSortSmemBytes);
+      if (err != cudaSuccess) return err;
+      sort<<<p.page_sort_ctas, kDecodeSortThreads, kDecodePageSortSmemBytes, stream>>>(p);
+      err = cudaGetLastError();
+      if (err != cudaSuccess) return err;
+      return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kPagedAddressOrder>(p, stream, true);
+    }
+  }
+  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kPagedKeyOrder>(p, stream, false);
 }
 
 }  // namespace decode

@@ -1,3 +1,4 @@
+#include <atomic>
 #include <mutex>
 #include <utility>
 
@@ -37,6 +38,13 @@ DecodeLauncher find_decode_kernel(const DecodeKernelKey& key) {
   }
   return nullptr;
 }
+
+namespace {
+std::atomic<int> g_forced_decode_page_order{0};
+}  // namespace
+
+void set_forced_decode_page_order(int order) { g_forced_decode_page_order.store(order, std::memory_order_relaxed); }
+int forced_decode_page_order() { return g_forced_decode_page_order.load(std::memory_order_relaxed); }
 
 std::vector<DecodeKernelKey> registered_decode_kernels() {
   DecodeRegistry& r = decode_registry();

@@ -39,8 +39,63 @@ constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
   return {block_n, 3, 2};
 }
 
+// Paged caches in address order (decode_page_sort): the pages of each (batch row, split) past
+// the split's first kDecodeSortHeadBlocks key blocks are sorted by decode_page_sort_kernel
+// (page_sort.cuh), at most kDecodeSortPages of them (1024 pages of 16 are the 16384 keys of each
+// of B1 H32 k65536's 4 splits). The decode grid reads its head blocks in key order while the sort
+// runs: on an H100 the sort grid took 14-15 us under graph replay at B1 H32 and B1 Hk8 page 16
+// (4 CTAs), and one decode CTA streams a block in about 1.35 us, so 12 blocks cover it (8 and 12
+// measured the same, within 0.3%: docs/results/2026-11-24-h100-session16.md).
+constexpr int kDecodeSortPages = 1024;
+constexpr int kDecodeSortHeadBlocks = 12;
+constexpr int kDecodeSortThreads = 1024;
+constexpr int kDecodeSortMaxListsPerCta = 4;  // a list per 256 threads at most (4 entries each)
+
 constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_dim) {
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
+}
+
+struct DecodePageSort {
+  int ctas;           // CTAs of the sort grid; 0: the call visits its pages in key order
+  int lists_per_cta;  // (batch row, split) lists each sorts, a power of two
+};
+
+// Whether a paged decode call visits its pages in address order instead of key order
+// (decode_kernel.cuh KeyWalk), and the sort grid. Measured on an H100 (docs/results/
+// 2026-11-24-h100-session15.md section 4): with the pages of a random block table (page 16) the B1
+// rows were 5-6% behind a contiguous cache, of which the kernel's own paging was 0.7-1.6% and the
+// rest the physical scatter; the same pages visited in address order within each split were
+// 2.8-3.2% behind. The online softmax does not depend on the order keys come in, so a split's
+// entries may be sorted (page_sort.cuh) and each key masked by its logical position.
+// Needs: decode query blocks (rows of a kv head <= 16: one query block, so a split's keys are the
+// same for every kv head); sm90a (the decode grid is the sort grid's programmatic dependent);
+// whole pages per key block (page_size divides block_n) of at least 8 keys (an n8 score tile in
+// one page); no leftpad (blocks start on page boundaries); at most kDecodeSortPages sorted pages a
+// split (a split has at most ceil(ceil(capacity / block_n) / num_splits) key blocks).
+// By rule (forced 0) only split calls whose sort grid fits on the SMs the decode grid leaves idle:
+// a sort CTA beside a decode CTA slowed that CTA and so the whole grid (B1 Hk8, 16 sort CTAs: the
+// decode grid 198.6 us under graph replay against 186.1 in key order,
+// docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory keeps them apart.
+// `forced` (decode_api.h forced_decode_page_order, test-only): 1 key order, 2 address order
+// wherever the call is eligible.
+constexpr DecodePageSort decode_page_sort(bool sm90a, int rows_per_kv_head, int page_size, int block_n, bool leftpad,
+                                          int batch, int heads_kv, int num_splits, int capacity, int num_sms,
+                                          int forced) {
+  if (!sm90a || rows_per_kv_head > 16 || page_size < 8 || page_size > block_n || block_n % page_size != 0 ||
+      leftpad || batch < 1 || num_splits < 1 || forced == 1) {
+    return {0, 1};
+  }
+  const long long split_blocks = ((static_cast<long long>(capacity) + block_n - 1) / block_n + num_splits - 1) / num_splits;
+  if ((split_blocks - kDecodeSortHeadBlocks) * (block_n / page_size) > kDecodeSortPages) return {0, 1};
+  const long long lists = static_cast<long long>(batch) * num_splits;
+  const long long idle_sms = num_sms - static_cast<long long>(batch) * heads_kv * num_splits;
+  const long long min_ctas = (lists + kDecodeSortMaxListsPerCta - 1) / kDecodeSortMaxListsPerCta;
+  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas)) return {0, 1};
+  const long long ctas = std::max(min_ctas, std::min(lists, idle_sms));
+  if (ctas > 65535) return {0, 1};
+  int per_cta = 1;
+  while (per_cta * ctas < lists) per_cta *= 2;
+  return {static_cast<int>((lists + per_cta - 1) / per_cta), per_cta};
 }
 
 // Split count for num_splits == 0: the most splits that keep the CTAs within one per SM, for

@@ -41,11 +41,32 @@ def _num_sms(device_index: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
-          num_sms: int, num_splits: int) -> int:
-    """Split count of a call: a function of the shapes and the SM count only (never of
-    cache_seqlens), so the split scratch of a captured step fits every replay."""
-    return _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms,
-                          num_splits)["num_splits"]
+          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False,
+          forced_page_order: int = 0) -> Tuple[int, int, int, int]:
+    """(split count, int64 entries of the page-sort scratch, sort CTAs, lists per sort CTA) of a
+    call: functions of the shapes, the layout and the SM count only (never of cache_seqlens), so
+    the scratch of a captured step fits every replay. forced_page_order keys the cache on the
+    test-only override."""
+    plan = _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms, num_splits,
+                          page_size, leftpad)
+    return (plan["num_splits"], plan["sorted_pages_entries"], plan["page_sort_ctas"],
+            plan["page_sort_lists_per_cta"])
+
+
+# Test-only: the order paged decode calls visit their pages in (kernels/decode/tile_policy.h
+# decode_page_sort). None lets each call pick; the GPU suite runs its paged cases in both
+# orders.
+PAGE_ORDERS = {None: 0, "key": 1, "address": 2}
+_forced_page_order = 0
+
+
+def _set_forced_page_order(order):
+    """Test-only. order: None, "key" or "address" (where the call is eligible)."""
+    global _forced_page_order
+    if order not in PAGE_ORDERS:
+        raise ValueError("flashcore: forced page order must be one of %s, got %r" % (sorted(map(str, PAGE_ORDERS)), order))
+    _C.set_forced_decode_page_order(PAGE_ORDERS[order])
+    _forced_page_order = PAGE_ORDERS[order]
 
 
 def _check_tensor(name, t, dims, dtypes=None, fn=_NAME):
@@ -106,7 +127,12 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     arch = _device_arch(device)
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
-    splits = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits)
+    page_size = k_cache.shape[1] if block_table is not None else 0
+    splits, sort_entries, sort_ctas, sort_lists = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device),
+                                 num_splits, page_size, cache_leftpad is not None, _forced_page_order)
+    sorted_pages = None
+    if sort_entries:
+        sorted_pages = torch.empty((sort_entries,), dtype=torch.int64, device=q.device)
     o_accum = lse_accum = None
     if splits > 1:
         o_accum = torch.empty((splits, batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)
@@ -127,7 +153,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "k_strides": strides3(k_cache), "v_strides": strides3(v_cache),
         "block_table": ptr(block_table),
         "block_table_stride": 0 if block_table is None else block_table.stride(0),
-        "page_size": k_cache.shape[1] if block_table is not None else 0,
+        "page_size": page_size,
         "cache_capacity": capacity,
         "cache_seqlens": cache_seqlens.data_ptr(), "seqlen_new": seqlen_new,
         "cache_batch_idx": ptr(cache_batch_idx), "cache_leftpad": ptr(cache_leftpad),
@@ -136,6 +162,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "softmax_scale": softmax_scale, "softcap": softcap,
         "window_left": window_left, "window_right": window_right,
         "num_splits": splits, "o_accum": ptr(o_accum), "lse_accum": ptr(lse_accum),
+        "sorted_pages": ptr(sorted_pages), "page_sort_ctas": sort_ctas, "page_sort_lists_per_cta": sort_lists,
     }
     _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
 

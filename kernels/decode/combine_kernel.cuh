@@ -1,0 +1,87 @@
+// The split-KV combine of the KV-cache kernels (decode_kernel.cuh): with num_splits > 1 every
+// decode CTA leaves a float32 partial output and its log-sum-exp, and this kernel merges them.
+// Included only by decode_kernel.cuh, after the traits header of its dtype.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/common/online_softmax.cuh"
+#include "kernels/decode/decode_api.h"
+
+namespace flashcore {
+namespace decode {
+
+// Merges the splits of one output row per warp: O = sum_s w_s O_s / sum_s w_s with
+// w_s = exp(lse_s - max lse); a split that saw no key has lse -inf and weight 0. The loads of
+// kUnroll splits are issued before their sums: one split per iteration (main before decode4) made
+// the combine a chain of dependent round trips, 16 splits 16 latencies (ncu, B1 Hq32 Hk8 k131072,
+// 16 splits: 10.3 us -> 6.9 us at 4 a batch; docs/results/2026-11-23-h100-decode4.md).
+template <Arch kArch, class Traits, int kHeadDim>
+__global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
+  using Element = typename Traits::Element;
+  constexpr int kPerLane = kHeadDim / 32;
+  constexpr int kUnroll = 8;
+  static_assert(kPerLane == 2 || kPerLane == 4, "decode combine: head_dim 64 or 128");
+  using Vec = typename std::conditional<kPerLane == 4, float4, float2>::type;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");  // the split kernel has finished (see there)
+#endif
+  const int lane = threadIdx.x % 32;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, head, t)
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
+  if (row >= rows) return;
+  const int t = static_cast<int>(row % p.seqlen_q);
+  const int head = static_cast<int>((row / p.seqlen_q) % p.heads);
+  const int b = static_cast<int>(row / (static_cast<int64_t>(p.seqlen_q) * p.heads));
+  int row0_q = 0;
+  if (p.cu_seqlens_q != nullptr) {
+    row0_q = p.cu_seqlens_q[b];
+    if (t >= p.cu_seqlens_q[b + 1] - row0_q) return;  // past this sequence's queries
+  }
+  const int count = p.num_splits;
+  float m = -INFINITY;
+  for (int s = lane; s < count; s += 32) m = fmaxf(m, p.lse_accum[s * rows + row]);
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
+  const float m_base = m == -INFINITY ? 0.f : m;
+  float sum = 0.f;
+  float acc[kPerLane] = {};
+  for (int s0 = 0; s0 < count; s0 += kUnroll) {
+    float lse[kUnroll];
+    Vec v[kUnroll];
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) {
+      const int s = min(s0 + j, count - 1);  // past the last split: reload it, not summed below
+      lse[j] = p.lse_accum[s * rows + row];
+      v[j] = *reinterpret_cast<const Vec*>(p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane);
+    }
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) {
+      if (s0 + j < count) {
+        const float w = expf(lse[j] - m_base);
+        sum += w;
+        const float* vf = reinterpret_cast<const float*>(&v[j]);
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) acc[i] += w * vf[i];
+      }
+    }
+  }
+  const float inv = sum > 0.f ? 1.f / sum : 0.f;
+  auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (row0_q + t) * p.o_row_stride +
+            head * p.o_head_stride + lane * kPerLane;
+#pragma unroll
+  for (int i = 0; i < kPerLane; i += 2) {
+    *reinterpret_cast<uint32_t*>(o + i) = Traits::pack2(acc[i] * inv, acc[i + 1] * inv);
+  }
+  if (lane == 0 && p.lse != nullptr) {
+    const int64_t idx = lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, b, head, row0_q) + t;
+    p.lse[idx] = sum > 0.f ? m + logf(sum) : -INFINITY;
+  }
+}
+
+}  // namespace decode
+}  // namespace flashcore
