@@ -357,6 +357,29 @@ def test_plain_eager_call_takes_the_direct_path(spy):
     assert spy.calls == 3
 
 
+def test_plain_flash_attn_calls_take_the_direct_path(spy):
+    q, k, v = t(*GOOD["q"]), t(*GOOD["k"]), t(*GOOD["v"])
+    assert flashcore.flash_attn_func(q, k, v) == "direct-out"
+    assert flashcore.flash_attn_func(q, k, v, 0.0, None, True, (-1, -1), 0.0, None, True, True) == (
+        "direct-out", "direct-lse", None)
+    qkv = t(2, 16, 3, 4, 64)
+    assert flashcore.flash_attn_qkvpacked_func(qkv, causal=True) == "direct-out"
+    assert flashcore.flash_attn_kvpacked_func(q, t(2, 24, 2, 4, 64)) == "direct-out"
+    assert spy.calls == 4
+
+
+@pytest.mark.parametrize("kw", [dict(window_size=(8, 0)), dict(softcap=30.0), dict(dropout_p=0.1),
+                                dict(alibi_slopes=torch.ones(4)), dict(window_size=[-1, -1]),
+                                dict(deterministic=1), dict(return_attn_probs=None),
+                                dict(learnable_sink=torch.zeros(4))], ids=str)
+def test_flash_attn_calls_with_anything_else_take_the_checks(spy, kw):
+    # Features, unsupported arguments and arguments of the wrong type never reach the direct path;
+    # the checks then report (here: the first error each meets, on CPU tensors at the latest).
+    with pytest.raises((ValueError, TypeError, NotImplementedError)):
+        flashcore.flash_attn_func(t(*GOOD["q"]), t(*GOOD["k"]), t(*GOOD["v"]), **kw)
+    assert spy.calls == 0
+
+
 @pytest.mark.parametrize("which", ["q", "k", "v"])
 def test_input_requiring_grad_goes_through_the_custom_op(spy, which):
     # The custom op (with its autograd registration) must see it; on CPU it then fails the device

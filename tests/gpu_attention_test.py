@@ -474,6 +474,28 @@ def test_direct_path_is_taken_and_matches_the_custom_op(monkeypatch):
     assert taken == [True] * 8
 
 
+def test_flash_attn_func_direct_path_matches_the_custom_op(monkeypatch):
+    taken = []
+    real = _attention._direct
+
+    def spy(*args):
+        res = real(*args)
+        taken.append(res is not None)
+        return res
+
+    monkeypatch.setattr(_attention, "_direct", spy)
+    q, k, v = fresh_inputs(2, 4, 130, 260, 64, torch.bfloat16, 23)
+    for causal in (False, True):
+        out, lse, none = flashcore.flash_attn_func(q, k, v, causal=causal, return_attn_probs=True)
+        want_out, want_lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, causal, q.shape[-1] ** -0.5)
+        assert none is None and torch.equal(out, want_out) and torch.equal(lse, want_lse)
+        assert torch.equal(flashcore.flash_attn_func(q, k, v, causal=causal), want_out)
+    assert taken == [True] * 4
+    q.requires_grad_(True)  # autograd must record it: the custom op, not the direct path
+    out = flashcore.flash_attn_func(q, k, v)
+    assert out.grad_fn is not None and taken == [True] * 4
+
+
 def test_input_requiring_grad_is_recorded_by_autograd():
     q, k, v = fresh_inputs(1, 2, 64, 64, 64, torch.float16, 3)
     v.requires_grad_(True)

@@ -518,6 +518,16 @@ def _direct(q, k, v, causal, softmax_scale, return_lse):
     return (out, lse) if return_lse else out
 
 
+def _may_launch_directly(q, k, v):
+    """Whether an eager call on q, k, v may skip the custom op: plain tensors that autograd need
+    not record. torch.compile (is_compiling first, so dynamo folds the rest away), jit tracing,
+    dispatch/function modes (fake tensors, make_fx), tensor subclasses and inputs that require grad
+    go through torch.ops.flashcore.attention_fwd (and so get the backward)."""
+    return not _is_compiling() and type(q) is _Tensor and type(k) is _Tensor and type(v) is _Tensor \
+        and not (_is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)) \
+        and _dispatch_stack_len() == 0 and not _function_mode_enabled() and _is_tracing() is None
+
+
 _NO_WINDOW = (-1, -1)
 
 
@@ -550,13 +560,9 @@ def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, de
     if deterministic is not True and deterministic is not False:
         raise TypeError("flashcore.attention: deterministic must be a bool, got %s" % type(deterministic).__name__)
     # Eager calls on plain tensors that autograd need not record launch directly: the custom-op
-    # dispatcher costs more than the kernel at small shapes. torch.compile (is_compiling first, so
-    # dynamo folds the rest away), jit tracing, dispatch/function modes (fake tensors, make_fx),
-    # tensor subclasses and inputs that require grad go through torch.ops.flashcore.attention_fwd
-    # (and so get the backward; `deterministic` only matters there).
-    if not _is_compiling() and type(q) is _Tensor and type(k) is _Tensor and type(v) is _Tensor \
-            and not (_is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)) \
-            and _dispatch_stack_len() == 0 and not _function_mode_enabled() and _is_tracing() is None:
+    # dispatcher costs more than the kernel at small shapes (`deterministic` only matters to the
+    # backward, which such calls do not have).
+    if _may_launch_directly(q, k, v):
         res = _direct(q, k, v, causal, softmax_scale, return_lse)
         if res is not None:
             return res

@@ -25,15 +25,27 @@ from __future__ import annotations
 
 import torch
 
-from flashcore import _checks
+from flashcore import _attention, _checks
 from flashcore._attention import attention_core
 
 __all__ = ["flash_attn_func", "flash_attn_kvpacked_func", "flash_attn_qkvpacked_func", "flash_attn_varlen_func"]
 
 
 def _dense(fn, q, k, v, dropout_p, softmax_scale, causal, window_size, softcap, alibi_slopes, deterministic,
-           return_lse, learnable_sink):
-    """Validated dense attention: (out, lse) with lse float32 (batch, heads, seqlen_q)."""
+           return_lse, learnable_sink, try_direct=True):
+    """Validated dense attention: (out, lse) with lse float32 (batch, heads, seqlen_q), or lse None
+    when return_lse is False and the call took the direct path."""
+    # Plain eager calls launch directly, as flashcore.attention's do: through the checks and the
+    # custom op the seed shape (B1 H8 S512 D64) took 77-93 us a call against 15-19 us
+    # (docs/results/2026-11-24-h100-session16.md). Anything else, including every call _direct
+    # declines, takes the checks below, so errors are unchanged.
+    if try_direct and type(dropout_p) in (float, int) and dropout_p == 0 and alibi_slopes is None and learnable_sink is None \
+            and type(softcap) in (float, int) and softcap == 0 and type(window_size) is tuple \
+            and window_size == (-1, -1) and (deterministic is True or deterministic is False) \
+            and (return_lse is True or return_lse is False) and _attention._may_launch_directly(q, k, v):
+        res = _attention._direct(q, k, v, causal, softmax_scale, return_lse)
+        if res is not None:
+            return res if return_lse else (res, None)
     _checks.check_unsupported(fn, dropout_p, alibi_slopes)
     heads, _, head_dim = _checks.check_qkv(fn, q, k, v, varlen=False)
     _checks.check_flag(fn, "causal", causal)
@@ -185,7 +197,8 @@ def _paged(fn, q, k_cache, v_cache, cu_seqlens_q, max_seqlen_q, softmax_scale, c
 def attention_with_features(q, k, v, causal, softmax_scale, return_lse, deterministic, window_size, softcap,
                             learnable_sink):
     """flashcore.attention for calls that use a feature (GQA, window, softcap, sink): the same
-    checks as flash_attn_func, under flashcore.attention's name."""
+    checks as flash_attn_func, under flashcore.attention's name (flashcore.attention has tried the
+    direct path already)."""
     out, lse = _dense("flashcore.attention", q, k, v, 0.0, softmax_scale, causal, window_size, softcap, None,
-                      deterministic, return_lse, learnable_sink)
+                      deterministic, return_lse, learnable_sink, try_direct=False)
     return (out, lse) if return_lse else out
