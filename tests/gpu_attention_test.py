@@ -448,7 +448,10 @@ def test_runs_on_current_stream():
     assert rel_err(out, attention_reference(q, k, v)[0]) < 5e-3
 
 
-def test_direct_path_is_taken_and_matches_the_custom_op(monkeypatch):
+@pytest.fixture
+def direct_taken(monkeypatch):
+    """Wraps _attention._direct: the list gets True for each call it launched, False for each it
+    declined."""
     taken = []
     real = _attention._direct
 
@@ -458,6 +461,11 @@ def test_direct_path_is_taken_and_matches_the_custom_op(monkeypatch):
         return res
 
     monkeypatch.setattr(_attention, "_direct", spy)
+    return taken
+
+
+def test_direct_path_is_taken_and_matches_the_custom_op(direct_taken):
+    taken = direct_taken
     qkv = torch.randn(2, 200, 3, 4, 64, device="cuda", dtype=torch.bfloat16)
     cases = [fresh_inputs(2, 4, 130, 260, 128, torch.float16, 17), qkv.unbind(2)]
     for q, k, v in cases:
@@ -474,16 +482,8 @@ def test_direct_path_is_taken_and_matches_the_custom_op(monkeypatch):
     assert taken == [True] * 8
 
 
-def test_flash_attn_func_direct_path_matches_the_custom_op(monkeypatch):
-    taken = []
-    real = _attention._direct
-
-    def spy(*args):
-        res = real(*args)
-        taken.append(res is not None)
-        return res
-
-    monkeypatch.setattr(_attention, "_direct", spy)
+def test_flash_attn_func_direct_path_matches_the_custom_op(direct_taken):
+    taken = direct_taken
     q, k, v = fresh_inputs(2, 4, 130, 260, 64, torch.bfloat16, 23)
     for causal in (False, True):
         out, lse, none = flashcore.flash_attn_func(q, k, v, causal=causal, return_attn_probs=True)
