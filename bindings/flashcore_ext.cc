@@ -262,6 +262,13 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.cache_capacity = param<int>(d, "cache_capacity");
   p.cache_seqlens = pointer<const int>(d, "cache_seqlens");
   p.seqlen_new = param<int>(d, "seqlen_new");
+  p.k_new = d.contains("k_new") ? pointer<const void>(d, "k_new") : nullptr;
+  p.v_new = d.contains("v_new") ? pointer<const void>(d, "v_new") : nullptr;
+  if (p.k_new != nullptr) {
+    const auto kn = param<Strides>(d, "k_new_strides");
+    const auto vn = param<Strides>(d, "v_new_strides");
+    for (int i = 0; i < 3; ++i) p.k_new_strides[i] = kn[i], p.v_new_strides[i] = vn[i];
+  }
   p.cache_batch_idx = pointer<const int>(d, "cache_batch_idx");
   p.cache_leftpad = pointer<const int>(d, "cache_leftpad");
   p.cu_seqlens_q = pointer<const int>(d, "cu_seqlens_q");

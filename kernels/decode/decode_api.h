@@ -52,7 +52,13 @@ struct DecodeParams {
   int cache_capacity;  // keys one cache row (contiguous) or one sequence's pages (paged) can hold
 
   const int* cache_seqlens;    // int32 (batch): keys in the cache before this call's append
-  int seqlen_new;              // keys appended by this call (already in the cache), 0 if none
+  int seqlen_new;              // keys appended by this call, 0 if none
+  // The new keys and values (batch, seqlen_new, heads_kv, head_dim), strides in elements (16-byte
+  // rows), written into the cache by launch_decode before the attention (append_kernel.cuh); null:
+  // the caller has appended them already.
+  const void* k_new;
+  const void* v_new;
+  int64_t k_new_strides[3], v_new_strides[3];
   const int* cache_batch_idx;  // int32 (batch) or null: cache row of batch row b (contiguous only)
   const int* cache_leftpad;    // int32 (batch) or null: first valid key position of each row
   const int* cu_seqlens_q;     // int32 (batch + 1) or null: packed variable-length queries

@@ -120,7 +120,7 @@ def _apply_rotary(x, cos, sin, positions, interleaved: bool):
 
 def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_table, cache_batch_idx,
             cache_leftpad, cu_seqlens_q, batch, seqlen_q, capacity, softmax_scale, window_left, window_right,
-            softcap, num_splits):
+            softcap, num_splits, k_new=None, v_new=None):
     """Launches the decode kernels: q/out (batch, seqlen_q, heads, D) or packed (total_q, heads, D)
     with cu_seqlens_q; lse float32 (batch, heads, seqlen_q) / (heads, total_q) or None."""
     device = q.get_device()
@@ -163,6 +163,9 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "window_left": window_left, "window_right": window_right,
         "num_splits": splits, "o_accum": ptr(o_accum), "lse_accum": ptr(lse_accum),
         "sorted_pages": ptr(sorted_pages), "page_sort_ctas": sort_ctas, "page_sort_lists_per_cta": sort_lists,
+        "k_new": ptr(k_new), "v_new": ptr(v_new),
+        "k_new_strides": strides3(k_new) if k_new is not None else (0, 0, 0),
+        "v_new_strides": strides3(v_new) if v_new is not None else (0, 0, 0),
     }
     _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
 
@@ -335,17 +338,20 @@ def flash_attn_with_kvcache(
         raise ValueError("%s: q, k_cache, v_cache and the other tensors must be CUDA tensors, got %s"
                          % (_NAME, q.device))
 
-    # Rotary, then the in-place append (device work only: capturable).
-    if k is not None:
-        steps = torch.arange(seqlen_new, device=q.device)
-        positions = cache_seqlens.long()[:, None] + steps[None, :]  # (batch, S_new)
-        if rotary_cos is not None:
-            k = _apply_rotary(k, rotary_cos, rotary_sin, positions, rotary_interleaved)
-            if window_left >= 0 or window_right >= 0:  # causal or local: token i at its own position
-                q_pos = cache_seqlens.long()[:, None] + torch.arange(seqlen_q, device=q.device)[None, :]
-            else:  # FlashAttention rotates every query token at cache_seqlens[b]
-                q_pos = cache_seqlens.long()[:, None].expand(batch, seqlen_q)
-            q = _apply_rotary(q, rotary_cos, rotary_sin, q_pos, rotary_interleaved)
+    # Rotary, then the in-place append (device work only: capturable). The decode kernels' launch
+    # appends itself (one kernel: kernels/decode/append_kernel.cuh); the prefill path below, on the
+    # Hopper forward, appends through torch indexing first.
+    on_forward = _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad)
+    if k is not None and rotary_cos is not None:
+        positions = cache_seqlens.long()[:, None] + torch.arange(seqlen_new, device=q.device)[None, :]
+        k = _apply_rotary(k, rotary_cos, rotary_sin, positions, rotary_interleaved)
+        if window_left >= 0 or window_right >= 0:  # causal or local: token i at its own position
+            q_pos = cache_seqlens.long()[:, None] + torch.arange(seqlen_q, device=q.device)[None, :]
+        else:  # FlashAttention rotates every query token at cache_seqlens[b]
+            q_pos = cache_seqlens.long()[:, None].expand(batch, seqlen_q)
+        q = _apply_rotary(q, rotary_cos, rotary_sin, q_pos, rotary_interleaved)
+    if k is not None and on_forward:
+        positions = cache_seqlens.long()[:, None] + torch.arange(seqlen_new, device=q.device)[None, :]
         if paged:
             pages = torch.gather(block_table.long(), 1, torch.div(positions, page_size, rounding_mode="floor"))
             k_cache[pages, positions % page_size] = k
@@ -357,7 +363,7 @@ def flash_attn_with_kvcache(
             v_cache[rows, positions] = v
     if q.stride(-1) != 1 or any(s % 8 for s in q.stride()[:-1]) or q.data_ptr() % 16:
         q = q.contiguous()
-    if _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad):
+    if on_forward:
         # Prefill-sized chunks into a contiguous cache: the Hopper forward (wgmma) reads the cache's
         # used prefix (seqused_k = lengths after the append; masks align to it) at the forward's
         # speed, where the mma.sync decode kernel reaches 0.37x of it (docs/PERF.md).
@@ -367,13 +373,16 @@ def flash_attn_with_kvcache(
                 window_size=(window_left, window_right), softcap=float(softcap),
                 seqused_k=(cache_seqlens + seqlen_new).to(torch.int32))
         return (out, lse) if return_softmax_lse else out
+    if k is not None:  # the append kernel copies 16-byte row chunks
+        k, v = (t if t.stride(-1) == 1 and not any(s % 8 for s in t.stride()[:-1]) and t.data_ptr() % 16 == 0
+                else t.contiguous() for t in (k, v))
     out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device) if return_softmax_lse else None
     _launch(q, k_cache, v_cache, out, lse, cache_seqlens=cache_seqlens, seqlen_new=seqlen_new,
             block_table=block_table, cache_batch_idx=cache_batch_idx, cache_leftpad=cache_leftpad,
             cu_seqlens_q=None, batch=batch, seqlen_q=seqlen_q, capacity=capacity,
             softmax_scale=float(softmax_scale), window_left=window_left, window_right=window_right,
-            softcap=float(softcap), num_splits=num_splits)
+            softcap=float(softcap), num_splits=num_splits, k_new=k, v_new=v)
     return (out, lse) if return_softmax_lse else out
 
 
@@ -387,16 +396,24 @@ def _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad) -> bool
             and cache_leftpad is None and _device_arch(q.get_device()) == "sm90a")
 
 
+@functools.lru_cache(maxsize=64)
+def _page_starts(pages: int, page_size: int, device: torch.device) -> torch.Tensor:
+    """The first positions of a block-table row's pages (kept: one op fewer a checked call)."""
+    return torch.arange(pages, device=device, dtype=torch.int64) * page_size
+
+
 def _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size, num_rows,
                    cache_batch_idx, rotary_cos, fn=_NAME):
-    """The checks that read device values (one host synchronisation): skipped under graph capture."""
+    """The checks that read device values (one host synchronisation): skipped under graph capture.
+    Few device ops (each is a launch and several us of host time in an eager decode step)."""
     ends = cache_seqlens.long() + seqlen_new
-    facts = [cache_seqlens.min(), ends.max()]
+    low_end, high = torch.aminmax(ends)
+    facts = [low_end - seqlen_new, high]
     if cache_leftpad is not None:
         facts.append((cache_leftpad > cache_seqlens).any().long())
         facts.append(cache_leftpad.min())
     if block_table is not None:
-        used = torch.arange(block_table.shape[1], device=block_table.device)[None, :] * page_size < ends[:, None]
+        used = _page_starts(block_table.shape[1], page_size, block_table.device)[None, :] < ends[:, None]
         bad = ((block_table < 0) | (block_table >= num_rows)) & used
         facts.append(bad.any().long())
     if cache_batch_idx is not None:
