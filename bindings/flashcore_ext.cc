@@ -262,6 +262,8 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.cache_capacity = param<int>(d, "cache_capacity");
   p.cache_seqlens = pointer<const int>(d, "cache_seqlens");
   p.seqlen_new = param<int>(d, "seqlen_new");
+  p.check_facts = d.contains("check_facts") ? pointer<int64_t>(d, "check_facts") : nullptr;
+  p.check_num_rows = d.contains("check_num_rows") ? param<int>(d, "check_num_rows") : 0;
   p.k_new = d.contains("k_new") ? pointer<const void>(d, "k_new") : nullptr;
   p.v_new = d.contains("v_new") ? pointer<const void>(d, "v_new") : nullptr;
   if (p.k_new != nullptr) {

@@ -377,6 +377,37 @@ def test_errors_name_the_argument_on_gpu():
                                           cache_seqlens=c.cache_seqlens, block_table=bad)
 
 
+
+I32 = torch.int32
+
+
+@pytest.mark.parametrize("layout", ["contig", "paged"])
+def test_length_errors_from_the_check_kernel_leave_the_cache_alone(layout):
+    # Eager decode-kernel calls take the length facts from one kernel (check_kernel.cuh); every
+    # fact must still raise its ValueError, before the append touches the cache.
+    paged = layout == "paged"
+    c = Case(batch=2, page_size=16 if paged else None, capacity=64, seed=4, batch_idx=not paged)
+    lens = c.cache_seqlens
+    bad_cases = [(dict(cache_seqlens=torch.tensor([-1, 3], dtype=I32, device=DEV)), "cache_seqlens must be >= 0"),
+                 (dict(cache_seqlens=torch.tensor([3, 64], dtype=I32, device=DEV)), "reaches 65 but the cache holds 64"),
+                 (dict(cache_leftpad=lens + 1), "cache_leftpad must be <= cache_seqlens"),
+                 (dict(cache_leftpad=torch.tensor([-2, 0], dtype=I32, device=DEV)), "cache_leftpad must be >= 0")]
+    if paged:
+        table = c.block_table.clone()
+        table[1, 0] = -3
+        bad_cases.append((dict(block_table=table), "block_table names a page outside"))
+    else:
+        bad_cases.append((dict(cache_batch_idx=torch.tensor([0, 99], dtype=I32, device=DEV)),
+                          "cache_batch_idx names a row outside"))
+    for over, message in bad_cases:
+        kw = dict(cache_seqlens=lens, block_table=c.block_table, cache_batch_idx=c.cache_batch_idx)
+        kw.update(over)
+        kc, vc = c.k_cache.clone(), c.v_cache.clone()
+        with pytest.raises(ValueError, match=message):
+            flashcore.flash_attn_with_kvcache(c.q, kc, vc, c.k_new, c.v_new, **kw)
+        assert torch.equal(bits(kc), bits(c.k_cache)) and torch.equal(bits(vc), bits(c.v_cache)), message
+
+
 def test_build_info_lists_decode_kernels():
     got = {(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]}
     assert got == {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128)}

@@ -59,6 +59,11 @@ struct DecodeParams {
   const void* k_new;
   const void* v_new;
   int64_t k_new_strides[3], v_new_strides[3];
+
+  // Set: launch_decode runs only the length checks (check_kernel.cuh), writing
+  // (batch, kDecodeCheckFacts) int64 facts; check_num_rows is k_cache's first dimension.
+  int64_t* check_facts;
+  int check_num_rows;
   const int* cache_batch_idx;  // int32 (batch) or null: cache row of batch row b (contiguous only)
   const int* cache_leftpad;    // int32 (batch) or null: first valid key position of each row
   const int* cu_seqlens_q;     // int32 (batch + 1) or null: packed variable-length queries
@@ -82,6 +87,8 @@ struct DecodeParams {
   unsigned long long* sorted_pages;
   int page_sort_ctas, page_sort_lists_per_cta;
 };
+
+constexpr int kDecodeCheckFacts = 6;
 
 struct DecodeKernelKey {
   Arch arch;

@@ -20,6 +20,7 @@
 #include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
 #include "kernels/decode/append_kernel.cuh"
+#include "kernels/decode/check_kernel.cuh"
 #include "kernels/decode/combine_kernel.cuh"
 #include "kernels/decode/decode_api.h"
 #include "kernels/decode/decode_seq.cuh"
@@ -552,6 +553,7 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   if (p.block_table != nullptr && p.page_size <= 0) return cudaErrorInvalidValue;
   if (p.num_splits > 1 && (p.o_accum == nullptr || p.lse_accum == nullptr)) return cudaErrorInvalidValue;
   if (p.heads_kv > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.check_facts != nullptr) return decode::launch_decode_check<kArch>(p, stream);
   if (p.k_new != nullptr && p.seqlen_new > 0) {
     const cudaError_t err = decode::launch_decode_append<kArch>(p, stream);
     if (err != cudaSuccess) return err;

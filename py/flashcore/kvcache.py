@@ -120,9 +120,11 @@ def _apply_rotary(x, cos, sin, positions, interleaved: bool):
 
 def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_table, cache_batch_idx,
             cache_leftpad, cu_seqlens_q, batch, seqlen_q, capacity, softmax_scale, window_left, window_right,
-            softcap, num_splits, k_new=None, v_new=None):
+            softcap, num_splits, k_new=None, v_new=None, check_lengths=False):
     """Launches the decode kernels: q/out (batch, seqlen_q, heads, D) or packed (total_q, heads, D)
-    with cu_seqlens_q; lse float32 (batch, heads, seqlen_q) / (heads, total_q) or None."""
+    with cu_seqlens_q; lse float32 (batch, heads, seqlen_q) / (heads, total_q) or None.
+    k_new / v_new: appended by the launch. check_lengths: first _check_lengths' checks, from one
+    kernel (kernels/decode/check_kernel.cuh) and one synchronisation."""
     device = q.get_device()
     arch = _device_arch(device)
     heads, head_dim = q.shape[-2], q.shape[-1]
@@ -167,6 +169,15 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "k_new_strides": strides3(k_new) if k_new is not None else (0, 0, 0),
         "v_new_strides": strides3(v_new) if v_new is not None else (0, 0, 0),
     }
+    if check_lengths:
+        rows = torch.empty((batch, 6), dtype=torch.int64, device=q.device)
+        _C.decode(device, arch, _DTYPE_NAMES[q.dtype], dict(params, check_facts=rows.data_ptr(),
+                                                             check_num_rows=k_cache.shape[0]), _raw_stream(device))
+        facts = _length_facts_from_kernel(rows.cpu())
+        kept = facts[:2] + (facts[2:4] if cache_leftpad is not None else []) \
+            + (facts[4:5] if block_table is not None else []) + (facts[5:] if cache_batch_idx is not None else [])
+        _raise_on_length_facts(kept, capacity, cache_leftpad is not None, block_table is not None,
+                               cache_batch_idx is not None, page_size, k_cache.shape[0], None)
     _C.decode(device, arch, _DTYPE_NAMES[q.dtype], params, _raw_stream(device))
 
 
@@ -330,8 +341,12 @@ def flash_attn_with_kvcache(
     for name, t in tensors:
         if t.device != q.device:
             raise ValueError("%s: %s must be on q's device %s, got %s" % (_NAME, name, q.device, t.device))
-    # Before the CUDA check, so that the length errors are the same on every device.
-    if not _capturing(q):
+    # Before the CUDA check, so that the length errors are the same on every device. Eager calls on
+    # the decode kernels (no rotary, whose positions must be checked before it runs) take the same
+    # checks from one kernel in _launch: through torch ops they were half of an eager step.
+    checks_in_launch = q.is_cuda and rotary_cos is None \
+        and not _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad)
+    if not _capturing(q) and not checks_in_launch:
         _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size,
                        k_cache.shape[0], cache_batch_idx, rotary_cos)
     if q.device.type != "cuda":
@@ -382,7 +397,8 @@ def flash_attn_with_kvcache(
             block_table=block_table, cache_batch_idx=cache_batch_idx, cache_leftpad=cache_leftpad,
             cu_seqlens_q=None, batch=batch, seqlen_q=seqlen_q, capacity=capacity,
             softmax_scale=float(softmax_scale), window_left=window_left, window_right=window_right,
-            softcap=float(softcap), num_splits=num_splits, k_new=k, v_new=v)
+            softcap=float(softcap), num_splits=num_splits, k_new=k, v_new=v,
+            check_lengths=checks_in_launch and not _capturing(q))
     return (out, lse) if return_softmax_lse else out
 
 
@@ -404,8 +420,9 @@ def _page_starts(pages: int, page_size: int, device: torch.device) -> torch.Tens
 
 def _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size, num_rows,
                    cache_batch_idx, rotary_cos, fn=_NAME):
-    """The checks that read device values (one host synchronisation): skipped under graph capture.
-    Few device ops (each is a launch and several us of host time in an eager decode step)."""
+    """The checks that read device values (one host synchronisation), through torch ops on any
+    device; skipped under graph capture. Eager decode-kernel calls on the GPU take the same facts
+    from one kernel instead (_launch's check_lengths)."""
     ends = cache_seqlens.long() + seqlen_new
     low_end, high = torch.aminmax(ends)
     facts = [low_end - seqlen_new, high]
@@ -418,27 +435,42 @@ def _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_tab
         facts.append(bad.any().long())
     if cache_batch_idx is not None:
         facts.append(((cache_batch_idx < 0) | (cache_batch_idx >= num_rows)).any().long())
-    values = torch.stack([f.long() for f in facts]).tolist()
+    _raise_on_length_facts(torch.stack([f.long() for f in facts]).tolist(), capacity, cache_leftpad is not None,
+                           block_table is not None, cache_batch_idx is not None, page_size, num_rows, rotary_cos, fn)
+
+
+def _length_facts_from_kernel(rows):
+    """_check_lengths' facts from the rows of kernels/decode/check_kernel.cuh (a CPU int64 tensor
+    (batch, 6)), in its order: those of absent arguments are 0 and left out by the caller's flags."""
+    return [int(rows[:, 0].min()), int(rows[:, 1].max()), int(rows[:, 2].max()), int(rows[:, 3].min()),
+            int(rows[:, 4].max()), int(rows[:, 5].max())]
+
+
+def _raise_on_length_facts(values, capacity, has_leftpad, has_table, has_batch_idx, page_size, num_rows,
+                           rotary_cos, fn=_NAME):
+    """values: [min cache_seqlens, max cache_seqlens + S_new], then with cache_leftpad [leftpad >
+    cache_seqlens anywhere, min leftpad], with block_table [a used page outside k_cache], with
+    cache_batch_idx [a row outside k_cache]."""
     low, high = values[0], values[1]
     if low < 0:
         raise ValueError("%s: cache_seqlens must be >= 0, got a minimum of %d" % (fn, low))
     if high > capacity:
         raise ValueError("%s: cache_seqlens + S_new reaches %d but the cache holds %d positions per row%s"
                          % (fn, high, capacity, " (block_table too short for page_size %d)" % page_size
-                            if block_table is not None else ""))
+                            if has_table else ""))
     i = 2
-    if cache_leftpad is not None:
+    if has_leftpad:
         if values[i]:
             raise ValueError("%s: cache_leftpad must be <= cache_seqlens in every row" % fn)
         if values[i + 1] < 0:
             raise ValueError("%s: cache_leftpad must be >= 0" % fn)
         i += 2
-    if block_table is not None:
+    if has_table:
         if values[i]:
             raise ValueError("%s: block_table names a page outside k_cache (0 .. %d) among the pages the "
                              "lengths use" % (fn, num_rows - 1))
         i += 1
-    if cache_batch_idx is not None and values[i]:
+    if has_batch_idx and values[i]:
         raise ValueError("%s: cache_batch_idx names a row outside k_cache (0 .. %d)" % (fn, num_rows - 1))
     if rotary_cos is not None and high > rotary_cos.shape[0]:
         raise ValueError("%s: rotary_cos has %d positions but cache_seqlens + S_new reaches %d"
