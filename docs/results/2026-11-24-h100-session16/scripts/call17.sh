@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 16 call 17: the append in one kernel (append_kernel.cuh) and fewer check ops: the eager
+# Session 16 calls 17 and 19: the append in one kernel (append_kernel.cuh) and fewer check ops (call 19: the checks from one kernel, check_kernel.cuh): the eager
 # decode step's per-call time, then the suites (kvcache covers the cache after every call
 # bitwise, sentinels, graph replay, sanitizers; hf the greedy decode; gpu_h100 the direct-path
 # fixture).
