@@ -22,7 +22,7 @@ with profile(activities=[ProfilerActivity.CPU]) as prof:
     for _ in range(50):
         call()
     torch.cuda.synchronize()
-print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=18))
+print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=12))
 pr = cProfile.Profile()
 pr.enable()
 for _ in range(200):
@@ -30,5 +30,5 @@ for _ in range(200):
 torch.cuda.synchronize()
 pr.disable()
 s = io.StringIO()
-pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(18)
+pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(25)
 print(s.getvalue()[:6000])
