@@ -389,7 +389,8 @@ def test_length_errors_from_the_check_kernel_leave_the_cache_alone(layout):
     c = Case(batch=2, page_size=16 if paged else None, capacity=64, seed=4, batch_idx=not paged)
     lens = c.cache_seqlens
     bad_cases = [(dict(cache_seqlens=torch.tensor([-1, 3], dtype=I32, device=DEV)), "cache_seqlens must be >= 0"),
-                 (dict(cache_seqlens=torch.tensor([3, 64], dtype=I32, device=DEV)), "reaches 65 but the cache holds 64"),
+                 (dict(cache_seqlens=torch.tensor([3, 64], dtype=I32, device=DEV)),
+                  "reaches 65 but the cache holds 64"),
                  (dict(cache_leftpad=lens + 1), "cache_leftpad must be <= cache_seqlens"),
                  (dict(cache_leftpad=torch.tensor([-2, 0], dtype=I32, device=DEV)), "cache_leftpad must be >= 0")]
     if paged:

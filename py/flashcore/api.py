@@ -39,10 +39,11 @@ def _dense(fn, q, k, v, dropout_p, softmax_scale, causal, window_size, softcap, 
     # custom op the seed shape (B1 H8 S512 D64) took 77-93 us a call against 15-19 us
     # (docs/results/2026-11-24-h100-session16.md). Anything else, including every call _direct
     # declines, takes the checks below, so errors are unchanged.
-    if try_direct and type(dropout_p) in (float, int) and dropout_p == 0 and alibi_slopes is None and learnable_sink is None \
-            and type(softcap) in (float, int) and softcap == 0 and type(window_size) is tuple \
-            and window_size == (-1, -1) and (deterministic is True or deterministic is False) \
-            and (return_lse is True or return_lse is False) and _attention._may_launch_directly(q, k, v):
+    if try_direct and type(dropout_p) in (float, int) and dropout_p == 0 and alibi_slopes is None \
+            and learnable_sink is None and type(softcap) in (float, int) and softcap == 0 \
+            and type(window_size) is tuple and window_size == (-1, -1) \
+            and (deterministic is True or deterministic is False) and (return_lse is True or return_lse is False) \
+            and _attention._may_launch_directly(q, k, v):
         res = _attention._direct(q, k, v, causal, softmax_scale, return_lse)
         if res is not None:
             return res if return_lse else (res, None)

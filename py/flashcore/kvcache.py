@@ -64,7 +64,8 @@ def _set_forced_page_order(order):
     """Test-only. order: None, "key" or "address" (where the call is eligible)."""
     global _forced_page_order
     if order not in PAGE_ORDERS:
-        raise ValueError("flashcore: forced page order must be one of %s, got %r" % (sorted(map(str, PAGE_ORDERS)), order))
+        raise ValueError("flashcore: forced page order must be one of %s, got %r"
+                         % (sorted(map(str, PAGE_ORDERS)), order))
     _C.set_forced_decode_page_order(PAGE_ORDERS[order])
     _forced_page_order = PAGE_ORDERS[order]
 
@@ -130,8 +131,9 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
     page_size = k_cache.shape[1] if block_table is not None else 0
-    splits, sort_entries, sort_ctas, sort_lists = _plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device),
-                                 num_splits, page_size, cache_leftpad is not None, _forced_page_order)
+    splits, sort_entries, sort_ctas, sort_lists = _plan(
+        arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits, page_size,
+        cache_leftpad is not None, _forced_page_order)
     sorted_pages = None
     if sort_entries:
         sorted_pages = torch.empty((sort_entries,), dtype=torch.int64, device=q.device)
