@@ -6,6 +6,6 @@
 C=$PWD/.carry_s16
 nvidia-smi -q -d PERFORMANCE | grep -A12 'Clocks Event Reasons Counters' | grep -i 'SW Thermal\|SW Power' | tail -2
 mkdir -p /tmp/b && tar xzf $C/v1_attention_bundle.tar.gz -C /tmp/b
-R=/tmp/b/bundle/runfiles; PYTHONPATH=$R/_main:$R/_main/py:$R timeout 100 python3 $C/kv_host.py 2>&1 | tail -3 | tee $OUT/kv_host_after.log
-CARRY=$C SUITES="gpu_h100_kvcache:300" bash tools/bench/gpu_suites.sh
+# (call 23: suites only, after the style reflow)
+CARRY=$C SUITES="gpu_h100_kvcache:300 gpu_h100:300" bash tools/bench/gpu_suites.sh
 nvidia-smi -q -d PERFORMANCE | grep -A12 'Clocks Event Reasons Counters' | grep -i 'SW Thermal\|SW Power' | tail -2
