@@ -11,6 +11,7 @@
 
 #include "kernels/common/online_softmax.cuh"
 #include "kernels/decode/decode_api.h"
+#include "kernels/decode/programmatic_launch.cuh"
 
 namespace flashcore {
 namespace decode {
@@ -27,9 +28,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   constexpr int kUnroll = 8;
   static_assert(kPerLane == 2 || kPerLane == 4, "decode combine: head_dim 64 or 128");
   using Vec = typename std::conditional<kPerLane == 4, float4, float2>::type;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // the split kernel has finished (see there)
-#endif
+  wait_for_primary_grid();  // the split kernel has finished (see there)
   const int lane = threadIdx.x % 32;
   const int64_t row = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, head, t)
   const int64_t rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;

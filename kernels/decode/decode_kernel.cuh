@@ -25,6 +25,7 @@
 #include "kernels/decode/decode_api.h"
 #include "kernels/decode/decode_seq.cuh"
 #include "kernels/decode/page_sort.cuh"
+#include "kernels/decode/programmatic_launch.cuh"
 #include "kernels/decode/tile_policy.h"
 #include "kernels/sm80/fwd_kernel.cuh"  // cp.async, ldmatrix, the swizzled tile layout
 
@@ -124,12 +125,9 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const int warp_m = warp / kKeyWarps, warp_n = warp % kKeyWarps;
   const int group = lane / 4, tig = lane % 4;
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Programmatic dependent launch (sm90): the combine kernel may be scheduled once every CTA of
-  // this grid has started; it waits for this grid's completion (griddepcontrol.wait) before
-  // reading the partial results, so only its launch latency overlaps.
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+  // The combine kernel may be scheduled once every CTA of this grid has started; it waits for this
+  // grid's completion before reading the partial results, so only its launch latency overlaps.
+  allow_dependent_grids();
   const DecodeSeq seq(p, b);
   const int group_size = p.heads / p.heads_kv;
   const int rows = group_size * seq.seqlen_q;  // packed rows of this kv head
@@ -500,17 +498,8 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
   if (err != cudaSuccess) return err;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
   const int m_blocks = (rows + kBlockM - 1) / kBlockM;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(m_blocks * p.num_splits, p.heads_kv, p.batch);
-  config.blockDim = dim3(kDecodeThreads);
-  config.dynamicSmemBytes = kSmemBytes;
-  config.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = attr;
-  config.numAttrs = programmatic ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kKernel, p);
+  return launch_decode_grid(kKernel, dim3(m_blocks * p.num_splits, p.heads_kv, p.batch), dim3(kDecodeThreads),
+                            kSmemBytes, stream, programmatic, p);
 }
 
 // Each way of walking the keys is its own instantiation (KeyWalk). Address order (where the
@@ -566,24 +555,10 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t blocks = (out_rows + 3) / 4;
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidConfiguration;
-  const auto combine = &decode::decode_combine_kernel<kArch, Traits, kHeadDim>;
-  if constexpr (kArch == Arch::kSm90a) {
-    // Launched as a programmatic dependent of the split kernel (captured into graphs as such).
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(128);
-    config.dynamicSmemBytes = 0;
-    config.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = attr;
-    config.numAttrs = 1;
-    return cudaLaunchKernelEx(&config, combine, p);
-  } else {
-    combine<<<static_cast<unsigned>(blocks), 128, 0, stream>>>(p);
-    return cudaGetLastError();
-  }
+  // sm90a: the programmatic dependent of the split kernel.
+  return decode::launch_decode_grid(&decode::decode_combine_kernel<kArch, Traits, kHeadDim>,
+                                    dim3(static_cast<unsigned>(blocks)), dim3(128), 0, stream,
+                                    kArch == Arch::kSm90a, p);
 }
 
 }  // namespace flashcore

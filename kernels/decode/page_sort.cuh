@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kernels/decode/decode_seq.cuh"
+#include "kernels/decode/programmatic_launch.cuh"
 #include "kernels/decode/tile_policy.h"
 
 namespace flashcore {
@@ -21,14 +22,6 @@ namespace decode {
 __device__ __forceinline__ int entry_physical_page(unsigned long long entry) { return static_cast<int>(entry >> 32); }
 __device__ __forceinline__ int entry_logical_page(unsigned long long entry) {
   return static_cast<int>(static_cast<uint32_t>(entry));
-}
-
-// Programmatic dependent launch (sm90): wait until the primary grid has finished and its writes
-// are visible; a no-op without one (and before sm90, where the grids run in stream order).
-__device__ __forceinline__ void wait_for_primary_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
 }
 
 // The sort grid's dynamic shared memory: its lists take kDecodeSortMaxListsPerCta x 8 KiB; the
@@ -48,9 +41,7 @@ static_assert(kDecodeSortMaxListsPerCta * kDecodeSortPages * sizeof(unsigned lon
 // memory, 12 us in registers and shuffles; docs/results/2026-11-24-h100-session16.md.)
 template <Arch kArch, int kBlockN>
 __global__ void __launch_bounds__(kDecodeSortThreads) decode_page_sort_kernel(const DecodeParams p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");  // the decode grid may start now
-#endif
+  allow_dependent_grids();  // the decode grid may start now
   extern __shared__ __align__(16) unsigned char sort_smem_raw[];
   const int group_threads = kDecodeSortThreads / p.page_sort_lists_per_cta;
   const int group = threadIdx.x / group_threads, gt = threadIdx.x % group_threads;
