@@ -513,9 +513,9 @@ cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
   // Not for the 64-row chunked-prefill blocks (that kernel also spilled with it: 255 registers).
   if constexpr (kRowWarps == 1 && kArch == Arch::kSm90a) {
     constexpr int kBlockN = decode_tile_shape(kArch, kHeadDim).block_n;
-    const bool whole_pages = p.page_size >= 8 && p.page_size <= kBlockN && kBlockN % p.page_size == 0;
-    if (p.sorted_pages != nullptr && p.page_sort_ctas > 0 && whole_pages && p.cache_leftpad == nullptr &&
-        p.heads / p.heads_kv * p.seqlen_q <= 16) {
+    if (p.sorted_pages != nullptr && p.page_sort_ctas > 0 &&
+        decode_page_walk_fits(true, p.heads / p.heads_kv * p.seqlen_q, p.page_size, kBlockN,
+                              p.cache_leftpad != nullptr)) {
       constexpr auto sort = &decode_page_sort_kernel<kArch, kBlockN>;
       cudaError_t err = ensure_dynamic_smem<sort>(kDecodePageSortSmemBytes);
       if (err != cudaSuccess) return err;

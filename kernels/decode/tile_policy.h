@@ -78,11 +78,18 @@ struct DecodePageSort {
 // docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory keeps them apart.
 // `forced` (decode_api.h forced_decode_page_order, test-only): 1 key order, 2 address order
 // wherever the call is eligible.
+// The shapes the address-order walk handles (the needs above, but the split's page bound); the
+// launcher checks a call against it again before trusting the caller's scratch.
+constexpr bool decode_page_walk_fits(bool sm90a, int rows_per_kv_head, int page_size, int block_n, bool leftpad) {
+  return sm90a && rows_per_kv_head <= 16 && page_size >= 8 && page_size <= block_n && block_n % page_size == 0 &&
+         !leftpad;
+}
+
 constexpr DecodePageSort decode_page_sort(bool sm90a, int rows_per_kv_head, int page_size, int block_n, bool leftpad,
                                           int batch, int heads_kv, int num_splits, int capacity, int num_sms,
                                           int forced) {
-  if (!sm90a || rows_per_kv_head > 16 || page_size < 8 || page_size > block_n || block_n % page_size != 0 ||
-      leftpad || batch < 1 || num_splits < 1 || forced == 1) {
+  if (!decode_page_walk_fits(sm90a, rows_per_kv_head, page_size, block_n, leftpad) || batch < 1 || num_splits < 1 ||
+      forced == 1) {
     return {0, 1};
   }
   const long long split_blocks = ((static_cast<long long>(capacity) + block_n - 1) / block_n + num_splits - 1) / num_splits;
