@@ -41,12 +41,10 @@ def _num_sms(device_index: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
-          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False,
-          forced_page_order: int = 0) -> Tuple[int, int, int, int]:
+          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False) -> Tuple[int, int, int, int]:
     """(split count, int64 entries of the page-sort scratch, sort CTAs, lists per sort CTA) of a
     call: functions of the shapes, the layout and the SM count only (never of cache_seqlens), so
-    the scratch of a captured step fits every replay. forced_page_order keys the cache on the
-    test-only override."""
+    the scratch of a captured step fits every replay. _set_forced_page_order clears the cache."""
     plan = _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms, num_splits,
                           page_size, leftpad)
     return (plan["num_splits"], plan["sorted_pages_entries"], plan["page_sort_ctas"],
@@ -57,17 +55,15 @@ def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqle
 # decode_page_sort). None lets each call pick; the GPU suite runs its paged cases in both
 # orders.
 PAGE_ORDERS = {None: 0, "key": 1, "address": 2}
-_forced_page_order = 0
 
 
 def _set_forced_page_order(order):
     """Test-only. order: None, "key" or "address" (where the call is eligible)."""
-    global _forced_page_order
     if order not in PAGE_ORDERS:
         raise ValueError("flashcore: forced page order must be one of %s, got %r"
                          % (sorted(map(str, PAGE_ORDERS)), order))
     _C.set_forced_decode_page_order(PAGE_ORDERS[order])
-    _forced_page_order = PAGE_ORDERS[order]
+    _plan.cache_clear()  # the plans made under the previous order
 
 
 def _check_tensor(name, t, dims, dtypes=None, fn=_NAME):
@@ -133,7 +129,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     page_size = k_cache.shape[1] if block_table is not None else 0
     splits, sort_entries, sort_ctas, sort_lists = _plan(
         arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits, page_size,
-        cache_leftpad is not None, _forced_page_order)
+        cache_leftpad is not None)
     sorted_pages = None
     if sort_entries:
         sorted_pages = torch.empty((sort_entries,), dtype=torch.int64, device=q.device)
