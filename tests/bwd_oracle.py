@@ -33,25 +33,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from flashcore import _attention
 from flashcore.reference import attention_reference_grads, causal_mask
 from error_log import ErrorLog
-
-DTYPES = [torch.float16, torch.bfloat16]
-UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
-
-# The forward suite's shape list: S=1, odd S, non-multiples of the 64 tile, seqlen_q != seqlen_k
-# both ways, and one shape with batch*heads*blocks filling every SM several times.
-SHAPES = [
-    (1, 1, 1, 1),
-    (2, 3, 17, 17),
-    (1, 2, 129, 129),
-    (2, 2, 1000, 1000),
-    (1, 2, 17, 300),
-    (1, 2, 300, 17),
-    (1, 1, 1, 1000),
-    (1, 1, 1000, 1),
-    (3, 2, 64, 128),
-    (1, 4, 255, 511),
-    (8, 32, 512, 512),
-]
+from oracle_constants import DTYPES, SHAPES, UNIT_ROUNDOFF  # noqa: F401 (the bwd suite takes them from here)
 
 ERRORS = ErrorLog("flashcore_bwd_errors.jsonl")
 

@@ -13,8 +13,7 @@ from flashcore.reference import features_reference
 
 from error_log import ErrorLog
 
-DTYPES = [torch.float16, torch.bfloat16]
-UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+from oracle_constants import DTYPES, UNIT_ROUNDOFF  # noqa: F401 (the feature suite takes DTYPES from here)
 ERRORS = ErrorLog("flashcore_features_errors.jsonl")
 
 

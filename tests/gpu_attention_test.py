@@ -20,27 +20,7 @@ from flashcore.reference import attention_reference, causal_mask
 from error_log import ErrorLog
 from sanitizer_check import run_sanitizer
 from gpu_suite_env import check_expected_gpu
-
-DTYPES = [torch.float16, torch.bfloat16]
-# Unit roundoff: the floor of "2x torch's error" where torch's error is exactly zero (e.g. a
-# single key, where out == v) so one rounding of ours still passes.
-UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
-
-# (batch, heads, seqlen_q, seqlen_k): S=1, odd S, non-multiples of the 64 tile, seqlen_q != seqlen_k
-# both ways, and one shape with batch*heads*blocks large enough to fill every SM several times.
-SHAPES = [
-    (1, 1, 1, 1),
-    (2, 3, 17, 17),
-    (1, 2, 129, 129),
-    (2, 2, 1000, 1000),
-    (1, 2, 17, 300),
-    (1, 2, 300, 17),
-    (1, 1, 1, 1000),
-    (1, 1, 1000, 1),
-    (3, 2, 64, 128),
-    (1, 4, 255, 511),
-    (8, 32, 512, 512),
-]
+from oracle_constants import DTYPES, SHAPES, UNIT_ROUNDOFF
 
 
 ERRORS = ErrorLog("flashcore_errors.jsonl")

@@ -25,8 +25,7 @@ from flashcore import kvcache
 from kvcache_reference import expected_cache, kvcache_attention, rotary64
 from sanitizer_check import run_sanitizer
 from gpu_suite_env import check_expected_gpu
-
-UNIT_ROUNDOFF = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+from oracle_constants import UNIT_ROUNDOFF
 DEV = "cuda"
 
 

@@ -30,9 +30,11 @@ else                                                          # a uv-made python
   uv pip install --python "$vpy" --no-deps --offline "$wheel" 2>&1 | tee "$out/pip.txt"
 fi
 [ "${PIPESTATUS[0]}" = 0 ] || { echo "gpu_installed_wheel_test: installing $wheel failed" >&2; exit 1; }
-# The suites and the helper modules they import (bwd_oracle, sanitizer_check, error_log, gpu_suite_env).
+# The suites and the helper modules they import (bwd_oracle, oracle_constants, sanitizer_check,
+# error_log, gpu_suite_env).
 cp "$repo/tests/gpu_attention_test.py" "$repo/tests/gpu_attention_bwd_test.py" "$repo/tests/bwd_oracle.py" \
-  "$repo/tests/sanitizer_check.py" "$repo/tests/error_log.py" "$repo/tests/gpu_suite_env.py" "$work/"
+  "$repo/tests/oracle_constants.py" "$repo/tests/sanitizer_check.py" "$repo/tests/error_log.py" \
+  "$repo/tests/gpu_suite_env.py" "$work/"
 cd "$work"
 "$vpy" - "$work/venv" > "$out/build_info.json" <<'PY'
 import json, os, sys, flashcore, torch
