@@ -416,6 +416,7 @@ PYBIND11_MODULE(_C, m) {
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.attr("sink_partial_keys") = flashcore::kSinkPartialKeys;
   m.attr("sink_partial_slots") = flashcore::kSinkPartialSlots;
+  m.attr("decode_check_facts") = flashcore::kDecodeCheckFacts;  // columns of DecodeParams::check_facts
   m.def("kernel_head_dim", &flashcore::kernel_head_dim, py::arg("arch"), py::arg("dtype"), py::arg("head_dim"),
         py::arg("causal"), py::arg("backward") = false,
         "The compiled head dim a call of `head_dim` (a multiple of 8) runs on: the smallest instantiated one "

@@ -168,7 +168,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "v_new_strides": strides3(v_new) if v_new is not None else (0, 0, 0),
     }
     if check_lengths:
-        rows = torch.empty((batch, 6), dtype=torch.int64, device=q.device)
+        rows = torch.empty((batch, _C.decode_check_facts), dtype=torch.int64, device=q.device)
         _C.decode(device, arch, _DTYPE_NAMES[q.dtype], dict(params, check_facts=rows.data_ptr(),
                                                              check_num_rows=k_cache.shape[0]), _raw_stream(device))
         facts = _length_facts_from_kernel(rows)
@@ -438,10 +438,10 @@ def _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_tab
 
 
 def _length_facts_from_kernel(rows):
-    """_check_lengths' facts from the rows of kernels/decode/check_kernel.cuh (int64 (batch, 6) on
-    the GPU), in its order: those of absent arguments are 0 and left out by the caller's flags. One
-    copy to the host (the synchronisation) and Python reductions: six reductions of a CPU tensor
-    were a fifth of an eager decode step."""
+    """_check_lengths' facts from the rows of kernels/decode/check_kernel.cuh (int64 (batch,
+    _C.decode_check_facts) on the GPU), in its order: those of absent arguments are 0 and left out
+    by the caller's flags. One copy to the host (the synchronisation) and Python reductions: six
+    reductions of a CPU tensor were a fifth of an eager decode step."""
     seqlen, end, leftpad_over, leftpad, bad_page, bad_row = zip(*rows.tolist())
     return [min(seqlen), max(end), max(leftpad_over), min(leftpad), max(bad_page), max(bad_row)]
 
