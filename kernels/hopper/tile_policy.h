@@ -31,7 +31,8 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 constexpr bool fwd_has_long_rows_tile(int head_dim) { return head_dim == 64 || head_dim == 96; }
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
   const int from = causal ? 4096 : 2048;
-  return head_dim == 64 ? seqlen_q >= from : head_dim == 96 ? seqlen_k >= from : false;
+  if (!fwd_has_long_rows_tile(head_dim)) return false;
+  return head_dim == 64 ? seqlen_q >= from : seqlen_k >= from;
 }
 
 // Few tiles (head dims 64 and 128; pick_fwd_tile below): a call whose 128-row tiles would leave
@@ -115,7 +116,7 @@ constexpr FwdTileKind pick_fwd_tile(int head_dim, int batch, int heads, int seql
   const long long rows = static_cast<long long>(batch) * heads;
   const long long tiles_128 = rows * ((seqlen_q + 127) / 128);
   if (fwd_has_few_tiles_tile(head_dim) && 2 * tiles_128 <= sm_count) return FwdTileKind::kFewTiles;
-  if (fwd_has_long_rows_tile(head_dim) && fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal)) {
+  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal)) {
     const int long_m = fwd_tile_policy(head_dim, FwdTileKind::kLongRows).block_m;
     const long long tiles_long = rows * ((seqlen_q + long_m - 1) / long_m);
     if (long_m == fwd_tile_policy(head_dim).block_m || tiles_long >= sm_count) return FwdTileKind::kLongRows;
