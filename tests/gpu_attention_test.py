@@ -316,6 +316,19 @@ def test_wide_head_dims_public_api(head_dim):
     assert torch.equal(flashcore.flash_attn_func(q, k, v, causal=True), out)
 
 
+# Zero and negative softmax scales through masked key blocks (kernels/common/online_softmax.cuh
+# step<true>: hidden scores become -inf, +inf under a negative scale, and a zero scale is nudged
+# to 1e-30 so that 0 * inf never reaches exp2). Causal with Sq != Sk both ways (ragged last blocks,
+# rows that see no key), on this GPU's library and the portable sm80 one.
+@pytest.mark.parametrize("forced_arch", [None] + PTX_ARCHS_FOR_GAPS, indirect=True)
+@pytest.mark.parametrize("shape", [(2, 3, 300, 517), (1, 2, 517, 300)], ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("scale", [0.0, -0.3, 0.3])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+def test_zero_and_negative_scales_through_masked_blocks(forced_arch, shape, scale, head_dim):
+    q, k, v = fresh_inputs(*shape, head_dim, torch.bfloat16, int.from_bytes(os.urandom(4), "little"))
+    check_against_oracle(q, k, v, True, scale)
+
+
 # The portable library on this GPU: the mma.sync code compiled to compute_80 PTX only, JIT-compiled
 # by the driver (what select_arch picks on GPUs newer than Hopper), forced by name here
 # (kernels/defs.bzl PTX_ARCHS).

@@ -260,6 +260,17 @@ def test_many_query_rows(s_new, heads):
     Case(batch=2, heads=heads, s_new=s_new, capacity=700, page_size=64, seed=11).run()
 
 
+@pytest.mark.parametrize("scale", [0.0, -0.4])
+def test_zero_and_negative_scales_through_masked_blocks(scale):
+    # The decode kernel's masked blocks (causal, a window, ragged split ends) under a zero or a
+    # negative softmax scale (kernels/common/online_softmax.cuh step<true>), split and not.
+    for splits in (1, 3):
+        c = Case(batch=2, heads=(32, 8), s_new=7, causal=True, window=(45, 0), capacity=700, page_size=16,
+                 num_splits=splits, seed=5)
+        c.softmax_scale = scale
+        c.run()
+
+
 def test_rows_that_see_no_key_give_zero_and_neg_inf_lse():
     # Causal, 7 query tokens over 2-3 keys (no append): the diagonal of token t is key t - 5
     # (t - 4), so the first tokens see no key: output 0, lse -inf. Window (0, 0): the diagonal only.
