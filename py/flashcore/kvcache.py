@@ -342,9 +342,11 @@ def flash_attn_with_kvcache(
     # Before the CUDA check, so that the length errors are the same on every device. Eager calls on
     # the decode kernels (no rotary, whose positions must be checked before it runs) take the same
     # checks from one kernel in _launch: through torch ops they were half of an eager step.
-    checks_in_launch = q.is_cuda and rotary_cos is None \
-        and not _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad)
-    if not _capturing(q) and not checks_in_launch:
+    # Prefill-sized chunks into a contiguous cache run on the Hopper forward (see below).
+    on_forward = q.is_cuda and _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad)
+    checks_in_launch = q.is_cuda and rotary_cos is None and not on_forward
+    capturing = _capturing(q)
+    if not capturing and not checks_in_launch:
         _check_lengths(cache_seqlens, seqlen_new, capacity, cache_leftpad, block_table, page_size,
                        k_cache.shape[0], cache_batch_idx, rotary_cos)
     if q.device.type != "cuda":
@@ -354,9 +356,9 @@ def flash_attn_with_kvcache(
     # Rotary, then the in-place append (device work only: capturable). The decode kernels' launch
     # appends itself (one kernel: kernels/decode/append_kernel.cuh); the prefill path below, on the
     # Hopper forward, appends through torch indexing first.
-    on_forward = _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad)
-    if k is not None and rotary_cos is not None:
+    if k is not None and (rotary_cos is not None or on_forward):  # the new tokens' positions (batch, S_new)
         positions = cache_seqlens.long()[:, None] + torch.arange(seqlen_new, device=q.device)[None, :]
+    if k is not None and rotary_cos is not None:
         k = _apply_rotary(k, rotary_cos, rotary_sin, positions, rotary_interleaved)
         if window_left >= 0 or window_right >= 0:  # causal or local: token i at its own position
             q_pos = cache_seqlens.long()[:, None] + torch.arange(seqlen_q, device=q.device)[None, :]
@@ -364,7 +366,6 @@ def flash_attn_with_kvcache(
             q_pos = cache_seqlens.long()[:, None].expand(batch, seqlen_q)
         q = _apply_rotary(q, rotary_cos, rotary_sin, q_pos, rotary_interleaved)
     if k is not None and on_forward:
-        positions = cache_seqlens.long()[:, None] + torch.arange(seqlen_new, device=q.device)[None, :]
         if paged:
             pages = torch.gather(block_table.long(), 1, torch.div(positions, page_size, rounding_mode="floor"))
             k_cache[pages, positions % page_size] = k
@@ -374,8 +375,7 @@ def flash_attn_with_kvcache(
                     else torch.arange(batch, device=q.device))[:, None].expand(batch, seqlen_new)
             k_cache[rows, positions] = k
             v_cache[rows, positions] = v
-    if q.stride(-1) != 1 or any(s % 8 for s in q.stride()[:-1]) or q.data_ptr() % 16:
-        q = q.contiguous()
+    q = _attention._kernel_layout(q)
     if on_forward:
         # Prefill-sized chunks into a contiguous cache: the Hopper forward (wgmma) reads the cache's
         # used prefix (seqused_k = lengths after the append; masks align to it) at the forward's
@@ -387,8 +387,7 @@ def flash_attn_with_kvcache(
                 seqused_k=(cache_seqlens + seqlen_new).to(torch.int32))
         return (out, lse) if return_softmax_lse else out
     if k is not None:  # the append kernel copies 16-byte row chunks
-        k, v = (t if t.stride(-1) == 1 and not any(s % 8 for s in t.stride()[:-1]) and t.data_ptr() % 16 == 0
-                else t.contiguous() for t in (k, v))
+        k, v = _attention._kernel_layout(k), _attention._kernel_layout(v)
     out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device) if return_softmax_lse else None
     _launch(q, k_cache, v_cache, out, lse, cache_seqlens=cache_seqlens, seqlen_new=seqlen_new,
@@ -396,7 +395,7 @@ def flash_attn_with_kvcache(
             cu_seqlens_q=None, batch=batch, seqlen_q=seqlen_q, capacity=capacity,
             softmax_scale=float(softmax_scale), window_left=window_left, window_right=window_right,
             softcap=float(softcap), num_splits=num_splits, k_new=k, v_new=v,
-            check_lengths=checks_in_launch and not _capturing(q))
+            check_lengths=checks_in_launch and not capturing)
     return (out, lse) if return_softmax_lse else out
 
 
