@@ -260,10 +260,18 @@ def test_many_query_rows(s_new, heads):
     Case(batch=2, heads=heads, s_new=s_new, capacity=700, page_size=64, seed=11).run()
 
 
+@pytest.mark.parametrize("rotary", [None, "interleaved"])
+def test_prefill_chunk_into_a_contiguous_cache(rotary):
+    # 130 new tokens into a contiguous cache: on sm90a the prefill path (the Hopper forward over the
+    # cache's used prefix, after the torch append), with and without rotary.
+    Case(batch=2, heads=(32, 8), s_new=130, capacity=700, rotary=rotary, seed=13).run()
+
+
 @pytest.mark.parametrize("scale", [0.0, -0.4])
 def test_zero_and_negative_scales_through_masked_blocks(scale):
     # The decode kernel's masked blocks (causal, a window, ragged split ends) under a zero or a
-    # negative softmax scale (kernels/common/online_softmax.cuh step<true>), split and not.
+    # negative softmax scale, split and not. (Its own RowSoftmax, kernels/decode/decode_kernel.cuh,
+    # takes scores already scaled and masked to -inf; the forwards' OnlineSoftmax now masks so too.)
     for splits in (1, 3):
         c = Case(batch=2, heads=(32, 8), s_new=7, causal=True, window=(45, 0), capacity=700, page_size=16,
                  num_splits=splits, seed=5)
