@@ -90,9 +90,10 @@ struct BwdCta {
 //     by step;
 //   shared keys (bwd_wide_kernel.cuh): columns [0, split) are slice 0 (consumer 0), the rest
 //     slice 1 -- split = 128 with split products, half the head dim otherwise.
-template <int kHeadDim>
+//   80-row blocks (head dim 128 unmasked, dQ transposed): by columns, 64 each, all 80 rows.
+template <int kHeadDim, bool kMasked>
 __host__ __device__ constexpr DqSlice dq_tile_slice(int j) {
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kMasked);
   if constexpr (kPolicy.shared_keys) {
     constexpr int kSplitBoxes = (kPolicy.split_products ? 128 : kHeadDim / 2) / 32;
     return j == 0 ? DqSlice{0, kSplitBoxes, 0} : DqSlice{kSplitBoxes, kHeadDim / 32 - kSplitBoxes, 0};
@@ -140,8 +141,9 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
   const SeqInfo& seq = cta.seq;
   if (cta.steps == 0) return;
   if (threadIdx.x / 32 == kDqWriterWarp) {
-    // Deterministic: dQ rows [64 r, 64 r + 64) take their key blocks' additions in a fixed order,
-    // counted by the int32 semaphore of row block r (zeroed by the preprocess kernel): the key
+    // Deterministic: dQ rows [64 r, 64 r + 64) (or query block r of 80 rows: dq_semaphore_rows)
+    // take their key blocks' additions in a fixed order, counted by the int32 semaphore of row
+    // block r (zeroed by the preprocess kernel): the key
     // blocks that see query block m are a prefix 0..n_max(m) (m_begin grows with n). Non-causal:
     // ascending n, and a CTA waits only for CTAs of its head launched before it (the launch order
     // is group-major here: chunk_groups 1). Causal: descending n -- block n's first query block is
@@ -156,7 +158,7 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
           head = cta.step_head(i);
           m = cta.step_block(i);
         },
-        [](int j) { return dq_tile_slice<kHeadDim>(j); },
+        [](int j) { return dq_tile_slice<kHeadDim, kCausal>(j); },
         [&](int i) {
           int n_first, n_end;  // the key blocks that see query block m (the window's)
           cta.mask.key_blocks(cta.step_block(i) * kBlockM, kBlockM, kBlockN, n_first, n_end);

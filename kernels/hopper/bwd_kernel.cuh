@@ -34,6 +34,12 @@
 //     int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
 //     memory (bwd_cta.cuh store_dk_dv).
+// Head dim 128 without a mask takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and
+// dP^T are m64n80, dS goes to one shared buffer as [key block][80 queries][64 keys] by
+// stmatrix.trans, dK += dS^T Q reads it from there (SS), and dQ is computed transposed,
+// dQ^T = K^T dS^T (m64n80, this consumer's 64 columns), into the same dQ-writer tile
+// (dq_writer.cuh store_dq_slice_transposed); barriers 9 / 10 say a consumer's dQ^T GEMM has read
+// the dS buffer, before the other overwrites its half.
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
 // are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
@@ -78,8 +84,10 @@ struct BwdSharedStorage {
   alignas(1024) Element dout[kStages][kBlockM * kHeadDim];
   // dS^T: [kBlockM / 64 query blocks][kBlockN keys][64 queries], one 128-byte swizzled row per
   // key; double-buffered so that block m + 1's dS^T can be written while the other consumer
-  // still reads block m's.
-  alignas(1024) Element ds[2][kBlockN * kBlockM];
+  // still reads block m's. The 80-row tile (dQ transposed, tile_policy.h): dS as [kBlockN / 64
+  // key blocks][kBlockM queries][64 keys] (the K-major B of dQ^T = K^T dS^T), one buffer.
+  static constexpr int kDsBuffers = kBlockM % 64 == 0 ? 2 : 1;
+  alignas(1024) Element ds[kDsBuffers][kBlockN * kBlockM];
   // fp32 dQ of one query block, both consumers' slices, for the dQ writer (dq_writer.cuh):
   // [kHeadDim / 32 boxes][kBlockM rows][32 floats], 128-byte swizzled. 32 KB at 64 and 128.
   alignas(1024) float dq[kBlockM * kHeadDim];
@@ -92,11 +100,11 @@ struct BwdSharedStorage {
 };
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
-__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
+__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim, kCausal).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
   using Element = typename Traits::Element;
   constexpr DType kDType = Traits::kDType;
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kCausal);
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
@@ -115,10 +123,13 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   //     ptxas still serialized this kernel's wgmma -- see warpgroup_index: a static split and a
   //     split by keys, each consumer's 64 keys x 96 columns into its own tile, both reduce-added,
   //     ran the same; docs/results/2026-11-24-h100-hd96-bwd.md. Not re-measured since.)
+  //   head_dim 128 with 80-row blocks (unmasked): dQ^T = K^T dS^T by columns (64 x 80 each).
   constexpr bool kDqSplitsRows = kBlockM == 64 * kPolicy.consumer_wgs;
+  constexpr bool kDqTransposed = bwd_dq_transposed(kPolicy);
   static_assert(kDqSplitsRows ? kHeadDim == 64 : (kHeadDim == 128 || kHeadDim == 96),
                 "one dQ slice per consumer, every slice 64 or 32 columns wide");
-  static_assert(kBlockM == 64 || kBlockM == 128, "S^T = K Q^T is m64n64 or m64n128");
+  static_assert(kBlockM == 64 || kBlockM == 128 || (kBlockM == 80 && kHeadDim == 128),
+                "S^T = K Q^T is m64n64, m64n80 or m64n128");
   static_assert(kBlockN == 64 * kPolicy.consumer_wgs, "each consumer warpgroup owns 64 keys");
   static_assert(kBlockN % kSinkPartialKeys == 0 && 4 * kPolicy.consumer_wgs <= kSinkPartialSlots, "sink_partial");
   static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
@@ -164,8 +175,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // lse / D rows of a query block: slots 0 .. kBlockM - 1 are lse rows, kBlockM .. 2 kBlockM - 1
     // D rows; thread t of the warpgroup owns slots t, t + 128, ... Block m + 1's are loaded into
     // registers during block m, so the global-load latency is not waited for at the barrier.
-    constexpr int kStatSlots = 2 * kBlockM / 128;
-    static_assert(kStatSlots * 128 == 2 * kBlockM, "lse + D rows of a block are a multiple of 128");
+    constexpr int kStatSlots = (2 * kBlockM + 127) / 128;  // the last one partly used at 80 rows
     auto load_stats = [&](int step, float(&v)[kStatSlots]) {
       const int64_t row0 = cta.stats_row0(p, cta.step_head(step));
       const int m = cta.step_block(step);
@@ -174,7 +184,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         const int slot = threadIdx.x % 128 + 128 * i;
         const bool is_lse = slot < kBlockM;
         const int query = m * kBlockM + (is_lse ? slot : slot - kBlockM);
-        v[i] = query < seq.seqlen_q ? __ldg((is_lse ? p.lse : p.dsum) + row0 + query) : (is_lse ? -INFINITY : 0.f);
+        const bool used = slot < 2 * kBlockM;
+        v[i] = used && query < seq.seqlen_q ? __ldg((is_lse ? p.lse : p.dsum) + row0 + query)
+                                            : (is_lse ? -INFINITY : 0.f);
       }
     };
     float stats[kStatSlots];
@@ -196,7 +208,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           const float lse_log2 = bwd::lse_log2(stats[i]);
           smem.lse[cwg][buf][slot] = lse_log2;
           if constexpr (kSinkGrad) smem.p_sink[cwg][buf][slot] = sink_prob(p, cta, step, lse_log2);
-        } else {
+        } else if (slot < 2 * kBlockM) {
           smem.dsum[cwg][buf][slot - kBlockM] = stats[i];
         }
       }
@@ -252,8 +264,23 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // 8 x 8 matrix (t, h) keys cwg * 64 + 16 warp + 8 h + 0..7, its columns 16-byte chunk t of
       // those rows. stmatrix: matrices j = 0..3 of dsf[u] are (t, h) = (2u + j / 2, j % 2); lane L
       // addresses row L % 8 of matrix L / 8.
-      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[buf]);
-      {
+      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[kDqTransposed ? 0 : buf]);
+      if constexpr (kDqTransposed) {
+        // dS (not transposed) into this consumer's key block of the single buffer: stmatrix.trans
+        // stores matrix (t, h) as its transpose, row = query 8t + lane % 8 (lane L addresses row
+        // L % 8 of matrix L / 8), holding keys 16 warp + 8h .. + 7: 16-byte chunk 2 warp + h of
+        // the query's 128-byte row. First, the other consumer must be done reading the previous
+        // block's dS in its dQ GEMM (it arrived on barrier 9 + its index after that GEMM).
+        if (step > 0) named_barrier_sync(9 + (1 - cwg), 2 * 128);
+        const int j = lane / 8;
+        const int chunk = 2 * warp + (j % 2);
+#pragma unroll
+        for (int u = 0; u < kQTiles / 2; ++u) {
+          const int q = 8 * (2 * u + j / 2) + lane % 8;
+          stmatrix_x4_trans(smem_u32(ds_tile) + cwg * (kBlockM * 128) + q * 128 + ((chunk ^ (q % 8)) * 16), dsf[u][0],
+                            dsf[u][1], dsf[u][2], dsf[u][3]);
+        }
+      } else {
         const int j = lane / 8;
         const int r = cwg * 64 + warp * 16 + 8 * (j % 2) + lane % 8;
 #pragma unroll
@@ -282,29 +309,44 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // own accumulator array -- one array reinterpreted for both made ptxas inject a wgmma fence
       // (C7519) into the loop.
       const int dq_j = dq_slice_index<kHeadDim>(step, cwg);  // this consumer's slice of the dQ tile
-      const DqSlice dq_sl = dq_tile_slice<kHeadDim>(dq_j);
+      const DqSlice dq_sl = dq_tile_slice<kHeadDim, kCausal>(dq_j);
       const bool dq_wide = dq_sl.boxes == 2;
       const int dq_col = 32 * dq_sl.box_first;
       const int dq_row0 = dq_sl.row0;
       auto dq_slice = [&](auto cols) {
         constexpr int kCols = decltype(cols)::value;
-        float dq[kCols / 2];
+        // dQ (kCols columns x 64 rows) or, transposed, dQ^T (kCols = 64 columns x kBlockM rows).
+        float dq[kDqTransposed ? kBlockM / 2 : kCols / 2];
 #pragma unroll
         for (int kk = 0; kk < kBlockN / 16; ++kk) {
-          // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B; query
-          // block dq_row0 / 64 of the dS^T buffer.
-          const uint64_t a = smem_desc_sw128(smem_u32(ds_tile) + (dq_row0 / 64) * (kBlockN * 128) + 16 * kk * 128,
-                                             kBlockN * 128, 1024);
-          // B = K (16 keys x kCols columns), MN-major: from column block dq_col / kTileCols of the
-          // K tile.
-          const uint64_t b = v_desc<kBlockN, kSwizzle>(
+          // Column block dq_col / kTileCols of the K tile, keys 16 kk .. + 15, MN-major (v_desc):
+          // dQ's B = K (16 keys x kCols columns), or dQ^T's A = K^T (kCols columns x 16 keys).
+          const uint64_t k_cols = v_desc<kBlockN, kSwizzle>(
               reinterpret_cast<const unsigned char*>(smem.k) + (dq_col / kTileCols) * (kBlockN * kSwizzle), kk);
-          wgmma_ss<kCols, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
+          if constexpr (kDqTransposed) {
+            // B = dS^T (16 keys x kBlockM queries): K-major rows of the dS buffer, key block kk / 4.
+            wgmma_ss<kBlockM, kDType, 1, 0>(dq, k_cols, kmajor_desc<kBlockM, kSwizzle>(ds_tile, 0, kk), kk > 0 ? 1 : 0);
+          } else {
+            // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B; query
+            // block dq_row0 / 64 of the dS^T buffer.
+            const uint64_t a = smem_desc_sw128(smem_u32(ds_tile) + (dq_row0 / 64) * (kBlockN * 128) + 16 * kk * 128,
+                                               kBlockN * 128, 1024);
+            wgmma_ss<kCols, kDType, 1, 1>(dq, a, k_cols, kk > 0 ? 1 : 0);
+          }
         }
         wgmma_commit();
 #pragma unroll
         for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
+          if constexpr (kDqTransposed) {
+            // A = dS^T (64 keys x 16 queries) from this consumer's key block of the dS buffer:
+            // keys contiguous, i.e. MN-major, 8-query groups 1024 bytes apart (v_desc's layout).
+            // From shared memory rather than registers: dS^T's fragments held across the dQ^T
+            // GEMM made ptxas serialize every wgmma of the kernel (C7512).
+            wgmma_ss<kHeadDim, kDType, 1, 1>(dk, v_desc<kBlockM, kSwizzle>(ds_tile + cwg * (kBlockM * 128), kk),
+                                             v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
+          } else {
+            wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
+          }
         }
         wgmma_commit();
         wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
@@ -312,8 +354,14 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         fence_operands(pf);
         fence_operands(dq);
         // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
+        // The single dS buffer is read (both operands of this consumer's GEMMs that use it are done).
+        if (kDqTransposed && step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
         named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
-        store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - m0);
+        if constexpr (kDqTransposed) {
+          store_dq_slice_transposed<kBlockM>(smem.dq, dq, dq_col, warp, lane, seq.seqlen_q - m0);
+        } else {
+          store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - m0);
+        }
         fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
         named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
         wgmma_wait<0>();

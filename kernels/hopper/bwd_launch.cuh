@@ -29,7 +29,7 @@ namespace hopper {
 // docs/results/2026-11-24-h100-bwd-rows-persistent.md).
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
 constexpr auto bwd_kernel_for() {
-  if constexpr (bwd_tile_policy(kHeadDim).shared_keys) {
+  if constexpr (bwd_tile_policy(kHeadDim, kCausal).shared_keys) {
     return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
   } else {
     return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
@@ -40,7 +40,7 @@ template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
 cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kCausal);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   using Smem = std::conditional_t<kPolicy.shared_keys,
                                   BwdWideSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>,
@@ -52,7 +52,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
   if (p.dsum == nullptr || p.dq_accum == nullptr) return cudaErrorInvalidValue;
   if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
-  // Deterministic: one semaphore per 64 query rows (kBwdBlockM, the layout the preprocess zeroes).
+  // Deterministic: one semaphore per 64 query rows (kBwdBlockM, the layout the preprocess zeroes);
+  // the 80-row tile uses one per query block, fewer (dq_writer.cuh dq_semaphore_rows).
   static_assert(kBwdBlockM == 64, "the dQ semaphores count 64-row blocks");
   if (kDeterministic && (p.dq_semaphore == nullptr ||
                          p.dq_semaphore_count < static_cast<int64_t>((p.seqlen_q + 63) / 64) * p.batch * p.heads)) {
@@ -77,7 +78,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // the rows of lse's layout (flash_bwd_api.h); the map's row bound clips the TMA's reduce-adds
   // there (the writer adds no box past kHeadDim).
   if (err == cudaSuccess) {
-    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kAccumCols, t.rows_q, p.heads, t.batch, kDqBoxRows);
+    err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kAccumCols, t.rows_q, p.heads, t.batch,
+                                   dq_box_rows(kPolicy));
   }
   // A layout the TMA cannot describe: the mma.sync kernel reads any 16-byte-row layout. It has no
   // 96 (its tiles are 64-column blocks): 96 then runs on the registered 128 launcher, which

@@ -37,18 +37,25 @@
 
 #include <cstdint>
 
+#include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 
 namespace flashcore {
 namespace hopper {
 
 // Named barriers of the backward: 1 = both consumers' dS^T, 3 / 4 = each consumer's lse / D rows,
-// 5 / 6 = dQ slice 0 / 1 is in the tile, 7 / 8 = the writer has read that slice.
+// 5 / 6 = dQ slice 0 / 1 is in the tile, 7 / 8 = the writer has read that slice, 9 / 10 =
+// consumer 0 / 1 has read the single dS buffer of the 80-row tile (bwd_kernel.cuh).
 __device__ __forceinline__ int dq_full_barrier(int slice) { return 5 + slice; }
 __device__ __forceinline__ int dq_empty_barrier(int slice) { return 7 + slice; }
 constexpr int kDqWriterWarp = 1;    // warp 0 of the producer warpgroup issues the TMA loads
 constexpr int kDqBarrierThreads = 128 + 32;  // one consumer warpgroup + the writer warp
-constexpr int kDqBoxRows = 64;      // rows of the dq_accum map's box: one consumer slice's rows
+// Rows of the dq_accum map's box: one consumer slice's rows -- 64, or the whole 80-row block where
+// dQ is computed transposed (bwd_dq_transposed).
+constexpr int dq_box_rows(const BwdTilePolicy& t) { return bwd_dq_transposed(t) ? t.block_m : 64; }
+// Query rows per deterministic-mode semaphore: 64 (kBwdBlockM, what the preprocess zeroes:
+// ceil(seqlen_q / 64) of them per head), or one per block of 80 rows (fewer: the same buffer).
+constexpr int dq_semaphore_rows(int block_m) { return block_m % 64 == 0 ? 64 : block_m; }
 
 // A slice of a query block's dQ tile: columns [32 box_first, 32 (box_first + boxes)), rows
 // [row0, row0 + 64). The consumers store and the writer adds exactly these.
@@ -105,6 +112,45 @@ __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kC
   }
 }
 
+// A consumer's dQ^T slice (the 80-row tile, bwd_dq_transposed): the m64nkRows accumulator of
+// dQ^T = K^T dS^T, element 4t + 2h + e is column col0 + 16 warp + lane / 4 + 8h, query row
+// 8t + 2 (lane % 4) + e, stored transposed into the same swizzled [boxes][kRows][32] tile as
+// store_dq_slice, one float at a time: for one (t, h, e) the warp's 32 stores hit 8 distinct
+// 16-byte chunks (the chunk's bit 0 from lane / 16, bits 1-2 XORed with the row's 2 (lane % 4))
+// and 4 floats within each, every bank once. Rows at or past valid_rows get zeros.
+template <int kRows>
+__device__ __forceinline__ void store_dq_slice_transposed(float* tile, const float (&dqt)[kRows / 2], int col0,
+                                                          int warp, int lane, int valid_rows) {
+  const int col = col0 + warp * 16 + lane / 4;  // + 8h: the same 32-column box (16 warp + 15 < 32 within a warp pair)
+  const int chunk0 = (col % 32) / 4;            // + 2h
+  // Row 8t + 2 (lane % 4) + e: its swizzle phase (row % 8) does not depend on t, so the four
+  // (e, h) addresses are computed once and t adds 1024 t, which ptxas folds into the store's
+  // immediate offset. (With the phase computed per row, ptxas held the 40 addresses across the
+  // step and serialized every wgmma of the kernel for want of registers: C7512.)
+  uint32_t addr[2][2];
+#pragma unroll
+  for (int e = 0; e < 2; ++e) {
+    const int row = 2 * (lane % 4) + e;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      addr[e][h] = smem_u32(tile) + (col / 32) * (kRows * 128) + row * 128 + (((chunk0 + 2 * h) ^ row) * 16) +
+                   (col % 4) * 4;
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < kRows / 8; ++t) {
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const bool keep = 8 * t + 2 * (lane % 4) + e < valid_rows;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float x = keep ? dqt[4 * t + 2 * h + e] : 0.f;
+        asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(addr[e][h] + 1024 * t), "f"(x) : "memory");
+      }
+    }
+  }
+}
+
 // The writer warp's loop over the CTA's query blocks. `block(i, head, m)` gives step i's query
 // head and block, `slice(j)` slice j's columns and rows; deterministic mode also calls
 // `waits(i)`: how many key blocks add to that block before this CTA (the semaphore value to wait
@@ -118,7 +164,8 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
   // that the convert kernel never reads, so they are not added -- at 192 on the 256 kernel that is
   // a quarter of the dQ traffic into L2, which bounds the head-dim-256 backward.
   const int boxes = min(kHeadDim / 32, (head_dim + 31) / 32);
-  constexpr int kRowBlocks = kBlockM / 64;  // 64-row blocks (one semaphore each) per query block
+  constexpr int kSemRows = dq_semaphore_rows(kBlockM);
+  constexpr int kRowBlocks = kBlockM / kSemRows;  // semaphores per query block
   named_barrier_arrive(dq_empty_barrier(0), kDqBarrierThreads);  // the tile starts free
   named_barrier_arrive(dq_empty_barrier(1), kDqBarrierThreads);
   for (int i = 0; i < steps; ++i) {
@@ -129,7 +176,7 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
         const int before = waits(i);
 #pragma unroll
         for (int rb = 0; rb < kRowBlocks; ++rb) {
-          if ((m * kRowBlocks + rb) * 64 < seqlen_q) {
+          if ((m * kRowBlocks + rb) * kSemRows < seqlen_q) {
             const int* sem = semaphore(head, m * kRowBlocks + rb);
             while (bwd::ld_acquire(sem) < before) {
             }
@@ -168,7 +215,7 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
         __threadfence();  // ... before the semaphores say so
 #pragma unroll
         for (int rb = 0; rb < kRowBlocks; ++rb) {
-          if ((m * kRowBlocks + rb) * 64 < seqlen_q) atomicAdd(const_cast<int*>(semaphore(head, m * kRowBlocks + rb)), 1);
+          if ((m * kRowBlocks + rb) * kSemRows < seqlen_q) atomicAdd(const_cast<int*>(semaphore(head, m * kRowBlocks + rb)), 1);
         }
       }
       __syncwarp();

@@ -48,6 +48,15 @@ __device__ __forceinline__ void stmatrix_x4(uint32_t smem_addr, uint32_t m0, uin
                : "memory");
 }
 
+// The same, each matrix stored transposed (.trans): lane L's address is row L % 8 of matrix L / 8's
+// transpose, i.e. column L % 8 of the fragment's matrix, whose 8 elements are its 8 rows.
+__device__ __forceinline__ void stmatrix_x4_trans(uint32_t smem_addr, uint32_t m0, uint32_t m1, uint32_t m2,
+                                                  uint32_t m3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_addr), "r"(m0),
+               "r"(m1), "r"(m2), "r"(m3)
+               : "memory");
+}
+
 // wgmma reads its accumulators and register A operand asynchronously: fence before the first
 // wgmma of a batch (orders earlier register writes), commit the batch, wait for all but N.
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
