@@ -90,10 +90,10 @@ struct BwdCta {
 //     by step;
 //   shared keys (bwd_wide_kernel.cuh): columns [0, split) are slice 0 (consumer 0), the rest
 //     slice 1 -- split = 128 with split products, half the head dim otherwise.
-//   80-row blocks (head dim 128 unmasked, dQ transposed): by columns, 64 each, all 80 rows.
-template <int kHeadDim, bool kMasked>
+//   80-row blocks (head dim 128, dQ transposed): by columns, 64 each, all 80 rows.
+template <int kHeadDim>
 __host__ __device__ constexpr DqSlice dq_tile_slice(int j) {
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kMasked);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   if constexpr (kPolicy.shared_keys) {
     constexpr int kSplitBoxes = (kPolicy.split_products ? 128 : kHeadDim / 2) / 32;
     return j == 0 ? DqSlice{0, kSplitBoxes, 0} : DqSlice{kSplitBoxes, kHeadDim / 32 - kSplitBoxes, 0};
@@ -158,7 +158,7 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
           head = cta.step_head(i);
           m = cta.step_block(i);
         },
-        [](int j) { return dq_tile_slice<kHeadDim, kCausal>(j); },
+        [](int j) { return dq_tile_slice<kHeadDim>(j); },
         [&](int i) {
           int n_first, n_end;  // the key blocks that see query block m (the window's)
           cta.mask.key_blocks(cta.step_block(i) * kBlockM, kBlockM, kBlockN, n_first, n_end);

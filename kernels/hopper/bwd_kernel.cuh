@@ -34,7 +34,7 @@
 //     int32 semaphore each), waited for by the writer warp;
 //   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
 //     memory (bwd_cta.cuh store_dk_dv).
-// Head dim 128 without a mask takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and
+// Head dim 128 takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and
 // dP^T are m64n80, dS goes to one shared buffer as [key block][80 queries][64 keys] by
 // stmatrix.trans, dK += dS^T Q reads it from there (SS), and dQ is computed transposed,
 // dQ^T = K^T dS^T (m64n80, this consumer's 64 columns), into the same dQ-writer tile
@@ -100,11 +100,11 @@ struct BwdSharedStorage {
 };
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
-__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim, kCausal).consumer_wgs + 1) * 128, 1)
+__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
   using Element = typename Traits::Element;
   constexpr DType kDType = Traits::kDType;
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kCausal);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim, kCausal).consumer_w
   //     ptxas still serialized this kernel's wgmma -- see warpgroup_index: a static split and a
   //     split by keys, each consumer's 64 keys x 96 columns into its own tile, both reduce-added,
   //     ran the same; docs/results/2026-11-24-h100-hd96-bwd.md. Not re-measured since.)
-  //   head_dim 128 with 80-row blocks (unmasked): dQ^T = K^T dS^T by columns (64 x 80 each).
+  //   head_dim 128 with 80-row blocks: dQ^T = K^T dS^T by columns (64 x 80 each).
   constexpr bool kDqSplitsRows = kBlockM == 64 * kPolicy.consumer_wgs;
   constexpr bool kDqTransposed = bwd_dq_transposed(kPolicy);
   static_assert(kDqSplitsRows ? kHeadDim == 64 : (kHeadDim == 128 || kHeadDim == 96),
@@ -309,7 +309,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim, kCausal).consumer_w
       // own accumulator array -- one array reinterpreted for both made ptxas inject a wgmma fence
       // (C7519) into the loop.
       const int dq_j = dq_slice_index<kHeadDim>(step, cwg);  // this consumer's slice of the dQ tile
-      const DqSlice dq_sl = dq_tile_slice<kHeadDim, kCausal>(dq_j);
+      const DqSlice dq_sl = dq_tile_slice<kHeadDim>(dq_j);
       const bool dq_wide = dq_sl.boxes == 2;
       const int dq_col = 32 * dq_sl.box_first;
       const int dq_row0 = dq_sl.row0;

@@ -29,7 +29,7 @@ namespace hopper {
 // docs/results/2026-11-24-h100-bwd-rows-persistent.md).
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
 constexpr auto bwd_kernel_for() {
-  if constexpr (bwd_tile_policy(kHeadDim, kCausal).shared_keys) {
+  if constexpr (bwd_tile_policy(kHeadDim).shared_keys) {
     return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
   } else {
     return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
@@ -40,7 +40,7 @@ template <DType kDType, int kHeadDim, bool kCausal, bool kDeterministic>
 cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kCausal);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   using Smem = std::conditional_t<kPolicy.shared_keys,
                                   BwdWideSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>,

@@ -65,12 +65,12 @@ struct BwdWideSharedStorage {
 };
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
-__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim, kCausal).consumer_wgs + 1) * 128, 1)
+__global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_wide_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps,
                     BwdBlockOrder order) {
   using Element = typename Traits::Element;
   constexpr DType kDType = Traits::kDType;
-  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim, kCausal);
+  constexpr BwdTilePolicy kPolicy = bwd_tile_policy(kHeadDim);
   constexpr int kBlockM = kPolicy.block_m;
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim, kCausal).consumer_w
   constexpr int kQTiles = kQueries / 8;  // their n8 groups
   constexpr bool kSplitProducts = kPolicy.split_products;
   // dQ columns [0, kDqSplit) to consumer 0 (slice 0), [kDqSplit, kHeadDim) to 1 (bwd_cta.cuh).
-  constexpr int kDqSplit = 32 * dq_tile_slice<kHeadDim, kCausal>(1).box_first;
+  constexpr int kDqSplit = 32 * dq_tile_slice<kHeadDim>(1).box_first;
   static_assert(kPolicy.shared_keys && kPolicy.consumer_wgs == 2, "two consumers sharing the key block");
   static_assert(kBlockM == 64 && kBlockN == 64, "64 x 64 P^T / dS^T tiles: one swizzled 128-byte row per key");
   static_assert(kBlockN % kSinkPartialKeys == 0 && 8 <= kSinkPartialSlots, "sink_partial");

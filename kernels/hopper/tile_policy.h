@@ -181,27 +181,27 @@ struct BwdTilePolicy {
 // that ran 72..96 before (a step costs nearly what a d128 step costs: the kernel is bound by its
 // per-step latency, not by GEMM work); 3 stages measured the same (0.99-1.00x).
 //
-// Head dim 128 without a mask (no causal, no window: every query block sees every key block, so
-// no short steps) takes 80 query rows a step, FlashAttention-4's non-causal shape: the split-keys
-// kernel is bound by per-step latency (the barriers, the waits on each GEMM group), and 80 rows
-// spread that over 25% more work. dQ = dS K has M = 80 queries, which no wgmma takes (M is 64), so
-// it is computed transposed, dQ^T = K^T dS^T (M = the consumer's 64 columns, N = 80 queries), and
-// dS goes to shared memory as [64-key blocks][80 queries][64 keys] (K-major B) through
-// stmatrix.trans. Registers per consumer thread at the softmax: dK + dV 128, S^T + dP^T 80; at
-// the dQ GEMM dK + dV 128, P^T's fragments 20, dQ^T 40 -- dK += dS^T Q then reads dS^T from that
-// buffer (SS), because with its fragments held too ptxas serialized every wgmma of the kernel
-// (C7512: insufficient registers). Shared memory: K, V 64 KB,
-// 2 stages of Q and dO 80 KB, one dS buffer 20 KB (a second would not fit beside the dQ tile, so
-// a consumer waits for the other's dQ GEMM before overwriting it: bwd_kernel.cuh), the fp32 dQ
-// tile 40 KB, lse / D / sink rows 3.75 KB: 208 KB. Measured on the H100 (kernel-only, A/B in
-// alternating processes, docs/results/2026-11-24-h100-session18.md): full rows +2..+5% (bf16
-// +3.3..+3.5%, fp16 +2.1..+4.9%), deterministic +2..+7%, against 64 rows; causal rows keep 64.
-constexpr BwdTilePolicy bwd_tile_policy(int head_dim, bool masked) {
+// Head dim 128 takes 80 query rows a step (FlashAttention-4's non-causal shape; it keeps 64 for
+// causal): the split-keys kernel is bound by per-step latency (the barriers, the waits on each GEMM
+// group), and 80 rows spread that over 25% more work. dQ = dS K has M = 80 queries, which no wgmma
+// takes (M is 64), so it is computed transposed, dQ^T = K^T dS^T (M = the consumer's 64 columns,
+// N = 80 queries), and dS goes to shared memory as [64-key blocks][80 queries][64 keys] (K-major
+// B) through stmatrix.trans. Registers per consumer thread at the softmax: dK + dV 128, S^T + dP^T
+// 80; at the dQ GEMM dK + dV 128, P^T's fragments 20, dQ^T 40 -- dK += dS^T Q then reads dS^T
+// from that buffer (SS), because with its fragments held too ptxas serialized every wgmma of the
+// kernel (C7512: insufficient registers; also with dQ^T in two halves of 20). Shared memory: K, V
+// 64 KB, 2 stages of Q and dO 80 KB, one dS buffer 20 KB (a second would not fit beside the dQ
+// tile, so a consumer waits for the other's dQ GEMM before overwriting it: bwd_kernel.cuh), the
+// fp32 dQ tile 40 KB, lse / D / sink rows 3.75 KB: 208 KB. Measured on the H100 against 64 rows
+// (kernel-only, A/Bs in alternating processes, docs/results/2026-11-24-h100-session18.md): full
+// +3.3..+3.5% bf16, +2.1..+4.9% fp16, deterministic +2..+7%; causal S 2048 / 4096 / 16384 +1.3 /
+// +2.4 / +4.5% (deterministic up to +6.2%), S 1024 -0.5% (noise), window 4096 +3.4%, softcap
+// 30 -1.0%.
+constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
   return head_dim == 64    ? BwdTilePolicy{128, 128, 2, 2, 24, 240}
          : head_dim == 96  ? BwdTilePolicy{64, 128, 2, 2, 24, 240}
          : head_dim == 192 ? BwdTilePolicy{64, 64, 2, 2, 24, 240, true, true}
          : head_dim == 256 ? BwdTilePolicy{64, 64, 1, 2, 24, 240, true}
-         : masked          ? BwdTilePolicy{64, 128, 2, 2, 24, 240}
                            : BwdTilePolicy{80, 128, 2, 2, 24, 240};
 }
 

@@ -1,5 +1,5 @@
-"""compute-sanitizer target for the 80-row head-dim-128 backward (unmasked): dense and packed, GQA,
-a sink, deterministic and not, fp16 and bf16, lengths that are not multiples of 80 or 128, more
+"""compute-sanitizer target for the 80-row head-dim-128 backward: full, causal and windowed, dense
+and packed, GQA, a sink, deterministic and not, fp16 and bf16, lengths that are not multiples of 80 or 128, more
 tiles than SMs on one shape. Every gradient checked finite (outputs poisoned with NaN first)."""
 import torch
 import flashcore
@@ -10,7 +10,7 @@ torch.manual_seed(0)
 dev = "cuda"
 
 
-def run(dtype, b, sq, sk, hq, hk, d, det, sink, varlen):
+def run(dtype, b, sq, sk, hq, hk, d, det, sink, varlen, causal=False, window=(-1, -1)):
     q = torch.randn(b, sq, hq, d, device=dev, dtype=dtype, requires_grad=True)
     k = torch.randn(b, sk, hk, d, device=dev, dtype=dtype, requires_grad=True)
     v = torch.randn(b, sk, hk, d, device=dev, dtype=dtype, requires_grad=True)
@@ -24,11 +24,11 @@ def run(dtype, b, sq, sk, hq, hk, d, det, sink, varlen):
         kp = torch.randn(sum(lens_k), hk, d, device=dev, dtype=dtype, requires_grad=True)
         vp = torch.randn(sum(lens_k), hk, d, device=dev, dtype=dtype, requires_grad=True)
         o = flashcore.flash_attn_varlen_func(qp, kp, vp, cq, ck, max(lens_q), max(lens_k), deterministic=det,
-                                             learnable_sink=s)
+                                             learnable_sink=s, causal=causal, window_size=window)
         o.backward(torch.randn_like(o))
         grads = [qp.grad, kp.grad, vp.grad]
     else:
-        o = flashcore.flash_attn_func(q, k, v, deterministic=det, learnable_sink=s)
+        o = flashcore.flash_attn_func(q, k, v, deterministic=det, learnable_sink=s, causal=causal, window_size=window)
         o.backward(torch.randn_like(o))
         grads = [q.grad, k.grad, v.grad]
     if sink:
@@ -42,6 +42,9 @@ for dtype in (torch.bfloat16, torch.float16):
         run(dtype, 2, 203, 171, 4, 2, 128, det, False, False)
         run(dtype, 1, 97, 300, 2, 1, 120, det, True, False)
         run(dtype, 1, 250, 190, 4, 2, 128, det, True, True)
+        run(dtype, 2, 203, 171, 4, 2, 128, det, False, False, causal=True)
+        run(dtype, 1, 170, 260, 2, 2, 128, det, True, False, causal=True)
+        run(dtype, 1, 250, 190, 4, 2, 128, det, True, True, window=(60, 5))
 run(torch.bfloat16, 1, 1200, 1200, 16, 16, 128, False, False, False)  # > 132 CTAs
 torch.cuda.synchronize()
 print("san_v80 done")
