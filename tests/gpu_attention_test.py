@@ -139,21 +139,23 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype, fwd_tile):
 # The long-rows tiles on sm90a (kernels/hopper/tile_policy.h fwd_long_rows): head dim 64's 192 x 128
 # with three consumer warpgroups taking pingpong turns round-robin, from 2048 query rows on (4096
 # causal); 96's 128 x 176, from 2048 keys on (4096 causal; shorter rows run its 128 x 128 x 3 tile,
-# as the other oracle tests do). 64's runs only where its 192-row tiles fill a wave of SMs
-# (pick_fwd_tile), which of these shapes only 8 heads x 22 tiles does: the test runs each shape by
-# shape and with the long-rows tile forced. Shapes: a ragged last tile, Sq != Sk both ways, more
+# as the other oracle tests do); 192's 128 x 112, unmasked only, from 4096 keys on (its causal
+# instantiation has no long-rows tile: forced, it runs the default one). 64's runs only where its
+# 192-row tiles fill a wave of SMs (pick_fwd_tile), which of these shapes only 8 heads x 22 tiles
+# does: the test runs each shape by shape and with the long-rows tile forced. Shapes: a ragged last tile, Sq != Sk both ways, more
 # tiles than SMs. The switch-edge test runs the lengths at each rule's edges (2047 / 2048 full,
-# 4095 / 4096 causal: query rows for 64, keys for 96) by shape, where 64's small grids stay on the
-# default tile.
+# 4095 / 4096 causal: query rows for 64, keys for 96; 4095 / 4096 keys for 192) by shape, where
+# 64's small grids stay on the default tile.
 LONG_ROWS_SHAPES = [(1, 2, 4096, 4096), (1, 1, 4100, 5000), (1, 1, 5000, 4100), (1, 8, 4096, 4096)]
 TILE_SWITCH_EDGES = {64: [(1, 2, 2047, 300), (1, 2, 2048, 300), (1, 2, 4095, 4095), (1, 2, 4096, 4096)],
-                     96: [(1, 2, 300, 2047), (1, 2, 300, 2048), (1, 2, 700, 4095), (1, 2, 700, 4096)]}
+                     96: [(1, 2, 300, 2047), (1, 2, 300, 2048), (1, 2, 700, 4095), (1, 2, 700, 4096)],
+                     192: [(1, 2, 300, 4095), (1, 2, 300, 4096), (1, 2, 700, 4095), (1, 2, 700, 4096)]}
 
 
 @pytest.mark.parametrize("fwd_tile", [None, "long_rows"], ids=["tile_by_shape", "long_rows_tile"], indirect=True)
 @pytest.mark.parametrize("shape", LONG_ROWS_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("head_dim", [64, 96])
+@pytest.mark.parametrize("head_dim", [64, 96, 192])
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_long_rows_tile_matches_float64(shape, causal, head_dim, dtype, fwd_tile):
     oracle_case(shape, causal, head_dim, dtype)
@@ -161,9 +163,10 @@ def test_long_rows_tile_matches_float64(shape, causal, head_dim, dtype, fwd_tile
 
 @pytest.mark.parametrize("edge", range(4))
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("head_dim", [56, 64, 80, 96])  # 56 and 80 predicated on the 64 and 96 kernels
+@pytest.mark.parametrize("head_dim", [56, 64, 80, 96, 168, 192])  # 56, 80, 168 predicated on 64, 96, 192
 def test_tiles_at_their_switch_match_float64(edge, causal, head_dim):
-    oracle_case(TILE_SWITCH_EDGES[64 if head_dim <= 64 else 96][edge], causal, head_dim, torch.bfloat16)
+    kernel = 64 if head_dim <= 64 else 96 if head_dim <= 96 else 192
+    oracle_case(TILE_SWITCH_EDGES[kernel][edge], causal, head_dim, torch.bfloat16)
 
 
 # The running max (kernels/common/online_softmax.cuh, kMaxSlack; the sm90a forward lets a row's

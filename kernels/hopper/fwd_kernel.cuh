@@ -595,7 +595,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
       return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, sm_count, stream);
     }
   }
-  if constexpr (fwd_has_long_rows_tile(kHeadDim)) {
+  if constexpr (fwd_has_long_rows_tile(kHeadDim, kCausal)) {
     if (tile == FwdTileKind::kLongRows) {
       return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, sm_count, stream);
     }

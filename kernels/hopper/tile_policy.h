@@ -28,10 +28,18 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //       faster; below, the 128-key tile pads no keys: S 1024 full +2-7%, causal S 1024 +22-24%,
 //       causal S 2048 +12% against the 176-key tile.
 // (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2.)
-constexpr bool fwd_has_long_rows_tile(int head_dim) { return head_dim == 64 || head_dim == 96; }
+//   192, unmasked only: the 112-key tile (one Q buffer) from 4096 keys on. Against the 80-key
+//       tile (bf16 / fp16): full S 4096 +3.2 / +3.6%, S 16384 +5.4 / +7.4%, S 2048 +0.5 / -0.2%,
+//       S 1024 -4.5%; causal S 1024-2048 -3.5..-12%, S 4096 -2..-3%, S 16384 -0.3..+2.2%, so
+//       the masked instantiation does not build it (H100, kernel-only, alternating processes:
+//       docs/results/2026-11-24-h100-session18.md).
+constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
+  return head_dim == 64 || head_dim == 96 || (head_dim == 192 && !masked);
+}
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
   const int from = causal ? 4096 : 2048;
-  if (!fwd_has_long_rows_tile(head_dim)) return false;
+  if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
+  if (head_dim == 192) return seqlen_k >= 4096;
   return head_dim == 64 ? seqlen_q >= from : seqlen_k >= from;
 }
 
@@ -60,8 +68,9 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 // alignment slack, <= 227 KB. Chosen (ptxas, fp16 and bf16): no local-memory traffic in the
 // mainloop and, where it fits, two Q buffers:
 //   192: 128 x 80, 2 stages, two Q buffers: 96 + 120 = 216 KB (+ 2); registers 96 + 40 + 20 = 156.
-//        (128 x 112 with one Q buffer, 48 + 168 KB, also has a spill-free mainloop but spills
-//        18-76 bytes per tile and loses the epilogue overlap: the GPU A/B to run.)
+//        128 x 112 with one Q buffer, 48 + 168 KB, also has a spill-free mainloop but spills
+//        18-76 bytes per tile and loses the epilogue overlap: it is 192's long-rows tile (unmasked
+//        calls from 4096 keys on, fwd_long_rows above), where its wider key step measured faster.
 //   256: two Q buffers alone are 128 KB, so one; 128 x 64, 2 stages: 64 + 128 = 192 KB (+ 2);
 //        registers 128 + 32 + 16 = 176. (128 x 80, 64 + 160 = 224 KB, fits shared memory but
 //        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
@@ -101,7 +110,8 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
   }
   return head_dim == 64   ? (long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 96  ? (long_rows ? FwdTilePolicy{128, 176, 2, 2, 24, 240} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
-         : head_dim == 192 ? FwdTilePolicy{128, 80, 2, 2, 24, 240, 2}
+         : head_dim == 192 ? (long_rows ? FwdTilePolicy{128, 112, 2, 2, 24, 240, 1}
+                                        : FwdTilePolicy{128, 80, 2, 2, 24, 240, 2})
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
