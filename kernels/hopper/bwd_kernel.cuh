@@ -354,7 +354,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         fence_operands(pf);
         fence_operands(dq);
         // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
-        // The single dS buffer is read (both operands of this consumer's GEMMs that use it are done).
+        // This consumer's dQ^T GEMM has read the whole dS buffer: the other consumer may overwrite
+        // its half. (dK, still running, reads only this consumer's half, which only it overwrites,
+        // after the wgmma_wait<0> below.)
         if (kDqTransposed && step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
         named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
         if constexpr (kDqTransposed) {

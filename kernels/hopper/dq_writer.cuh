@@ -125,8 +125,7 @@ __device__ __forceinline__ void store_dq_slice_transposed(float* tile, const flo
   const int chunk0 = (col % 32) / 4;            // + 2h
   // Row 8t + 2 (lane % 4) + e: its swizzle phase (row % 8) does not depend on t, so the four
   // (e, h) addresses are computed once and t adds 1024 t, which ptxas folds into the store's
-  // immediate offset. (With the phase computed per row, ptxas held the 40 addresses across the
-  // step and serialized every wgmma of the kernel for want of registers: C7512.)
+  // immediate offset, instead of 40 addresses live at once where registers are short.
   uint32_t addr[2][2];
 #pragma unroll
   for (int e = 0; e < 2; ++e) {

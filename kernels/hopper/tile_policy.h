@@ -68,9 +68,9 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 // alignment slack, <= 227 KB. Chosen (ptxas, fp16 and bf16): no local-memory traffic in the
 // mainloop and, where it fits, two Q buffers:
 //   192: 128 x 80, 2 stages, two Q buffers: 96 + 120 = 216 KB (+ 2); registers 96 + 40 + 20 = 156.
-//        128 x 112 with one Q buffer, 48 + 168 KB, also has a spill-free mainloop but spills
-//        18-76 bytes per tile and loses the epilogue overlap: it is 192's long-rows tile (unmasked
-//        calls from 4096 keys on, fwd_long_rows above), where its wider key step measured faster.
+//        128 x 112 with one Q buffer, 48 + 168 KB, loses the epilogue overlap (ptxas: no spill
+//        unmasked, 24 bytes masked): it is 192's long-rows tile (unmasked calls from 4096 keys on,
+//        fwd_long_rows above), where its wider key step measured faster.
 //   256: two Q buffers alone are 128 KB, so one; 128 x 64, 2 stages: 64 + 128 = 192 KB (+ 2);
 //        registers 128 + 32 + 16 = 176. (128 x 80, 64 + 160 = 224 KB, fits shared memory but
 //        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
