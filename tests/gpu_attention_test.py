@@ -142,8 +142,8 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype, fwd_tile):
 # as the other oracle tests do); 192's 128 x 112, unmasked only, from 4096 keys on (its causal
 # instantiation has no long-rows tile: forced, it runs the default one). 64's runs only where its
 # 192-row tiles fill a wave of SMs (pick_fwd_tile), which of these shapes only 8 heads x 22 tiles
-# does: the test runs each shape by shape and with the long-rows tile forced. Shapes: a ragged last tile, Sq != Sk both ways, more
-# tiles than SMs. The switch-edge test runs the lengths at each rule's edges (2047 / 2048 full,
+# does: the test runs each shape by shape and with the long-rows tile forced. Shapes: a ragged
+# last tile, Sq != Sk both ways, more tiles than SMs. The switch-edge test runs the lengths at each rule's edges (2047 / 2048 full,
 # 4095 / 4096 causal: query rows for 64, keys for 96; 4095 / 4096 keys for 192) by shape, where
 # 64's small grids stay on the default tile.
 LONG_ROWS_SHAPES = [(1, 2, 4096, 4096), (1, 1, 4100, 5000), (1, 1, 5000, 4100), (1, 8, 4096, 4096)]

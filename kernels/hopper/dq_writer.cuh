@@ -214,7 +214,9 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
         __threadfence();  // ... before the semaphores say so
 #pragma unroll
         for (int rb = 0; rb < kRowBlocks; ++rb) {
-          if ((m * kRowBlocks + rb) * kSemRows < seqlen_q) atomicAdd(const_cast<int*>(semaphore(head, m * kRowBlocks + rb)), 1);
+          if ((m * kRowBlocks + rb) * kSemRows < seqlen_q) {
+            atomicAdd(const_cast<int*>(semaphore(head, m * kRowBlocks + rb)), 1);
+          }
         }
       }
       __syncwarp();

@@ -37,10 +37,9 @@ constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
   return head_dim == 64 || head_dim == 96 || (head_dim == 192 && !masked);
 }
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
-  const int from = causal ? 4096 : 2048;
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
-  if (head_dim == 192) return seqlen_k >= 4096;
-  return head_dim == 64 ? seqlen_q >= from : seqlen_k >= from;
+  const int from = causal || head_dim == 192 ? 4096 : 2048;  // 192's tile is unmasked only
+  return (head_dim == 64 ? seqlen_q : seqlen_k) >= from;  // 64 counts query rows, 96 and 192 keys
 }
 
 // Few tiles (head dims 64 and 128; pick_fwd_tile below): a call whose 128-row tiles would leave
