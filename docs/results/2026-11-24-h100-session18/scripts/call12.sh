@@ -1,6 +1,7 @@
 # Session 18 call 12: ncu of the 80-row head-dim-128 backward main kernel (1d8df98's build, the
 # same backward as main's): bf16 full S4096, warp-state and source-level stall samples, top SASS
 # lines and stall reasons -- where the next step for issue 14 starts.
+# $C/src_top.py is docs/results/2026-11-24-h100-dq-slices/scripts/src_top.py (carried unchanged).
 set -u
 C=$PWD/.carry_s18; REPO=$PWD
 mkdir -p /tmp/r && tar xzf $C/base_attention_bundle.tar.gz -C /tmp/r
