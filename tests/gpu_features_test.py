@@ -188,7 +188,7 @@ def test_window_tile_order_matches_float64(window_size, seqlen_k):
 
 
 # The long-rows forward tiles (kernels/hopper/tile_policy.h fwd_long_rows: 64's 192 x 128, 96's
-# 128 x 176) with the features: GQA + window + softcap + sink, dense and packed. Forced: by shape
+# 192 x 96) with the features: GQA + window + softcap + sink, dense and packed. Forced: by shape
 # these 4 heads would run 64's on its long-rows tile only from a wave of 192-row tiles (pick_fwd_tile).
 @pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
 @pytest.mark.parametrize("head_dim", [64, 96])

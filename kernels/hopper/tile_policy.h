@@ -24,10 +24,10 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 // dim are compiled into its one registered launcher (no new instantiation keys):
 //   64: the 192-row tile from 2048 query rows on (4096 when causal). At S 2048 it measured +7%
 //       full and -9% causal (half of a causal row's tiles are short) against the 128-row tile.
-//   96: the 176-key tile from 2048 keys on (4096 when causal), where its wider key step measured
-//       faster; below, the 128-key tile pads no keys: S 1024 full +2-7%, causal S 1024 +22-24%,
-//       causal S 2048 +12% against the 176-key tile.
-// (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2.)
+//   96: the 192-row tile from 2048 query rows on, causal or not. Against the 128-row tile (one
+//       process, forced tiles, bf16): S 2048 full +8..+12%, causal +2.5..+3.1%, S 4096 +12..+17%,
+//       but S 1024 -3..-7% (H100, docs/results/2026-11-24-h100-session19.md).
+// (64: H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2.)
 //   192, unmasked only: the 112-key tile (one Q buffer) from 4096 keys on. Against the 80-key
 //       tile (bf16 / fp16): full S 4096 +3.2 / +3.6%, S 16384 +5.4 / +7.4%, S 2048 +0.5 / -0.2%,
 //       S 1024 -4.5%; causal S 1024-2048 -3.5..-12%, S 4096 -2..-3%, S 16384 -0.3..+2.2%, so
@@ -38,8 +38,8 @@ constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
 }
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
-  const int from = causal || head_dim == 192 ? 4096 : 2048;  // 192's tile is unmasked only
-  return (head_dim == 64 ? seqlen_q : seqlen_k) >= from;  // 64 counts query rows, 96 and 192 keys
+  const int from = (causal && head_dim == 64) || head_dim == 192 ? 4096 : 2048;  // 192's tile is unmasked only
+  return (head_dim == 192 ? seqlen_k : seqlen_q) >= from;  // the 192-row tiles count query rows, 192 keys
 }
 
 // Few tiles (head dims 64 and 128; pick_fwd_tile below): a call whose 128-row tiles would leave
@@ -89,7 +89,15 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 //   128 x 176: as 128 x 192 from S 4096 on (within 3%), 4-6% faster at full S 1024 (1056
 //     keys' work), 4-7% slower at causal S 1024-2048 (more padding on the short causal tiles).
 // No one key block wins every S: the short causal rows want 128 keys, the long ones 176-192. So
-// 96 has both: 128 x 128 x 3 for short rows, 128 x 176 x 2 as its long-rows tile (fwd_long_rows).
+// 96 had both: 128 x 128 x 3 for short rows, 128 x 176 x 2 for long rows. Its long-rows tile is
+// now d64's shape instead, three consumer warpgroups in pingpong turns on 192 query rows: 192 x 96,
+// 3 stages (two Q buffers of 36 KB + 3 x 36 KB = 180 KB); registers O 48 + S 48 + P 24 within the
+// 160 of three consumers (ptxas: no spills unmasked, 28 bytes masked; 192 x 128 serialized every
+// wgmma (C7512) and spilled 156 bytes, 192 x 112 spilled 12). Against 128 x 176 (H100, kernel-only, bf16, alternating
+// processes, docs/results/2026-11-24-h100-session19.md): S 2048 full +7.0%, S 4096 +9.8% full and
+// +13.2% causal, S 16384 +4.8% / +7.8%. The same three-consumer shape does not pay at 128
+// (192 x 64 and 192 x 80 against 128 x 128: -2..-17%; with O at 64 registers, S and P get 96
+// keys at most).
 //
 // Head dim 64 has a second tile for long rows (long_rows, fwd_long_rows above): 192 x 128 with
 // three consumer warpgroups taking pingpong turns round-robin, so two can issue GEMMs while one
@@ -108,7 +116,7 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
     return head_dim == 64 ? FwdTilePolicy{64, 128, 3, 1, 24, 240} : FwdTilePolicy{64, 128, 2, 1, 24, 240};
   }
   return head_dim == 64   ? (long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
-         : head_dim == 96  ? (long_rows ? FwdTilePolicy{128, 176, 2, 2, 24, 240} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
+         : head_dim == 96  ? (long_rows ? FwdTilePolicy{192, 96, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 192 ? (long_rows ? FwdTilePolicy{128, 112, 2, 2, 24, 240, 1}
                                         : FwdTilePolicy{128, 80, 2, 2, 24, 240, 2})
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}

@@ -2,7 +2,7 @@
 // mainloop uses, their shared-memory matrix descriptors, and the fences around them.
 //
 // Shapes used: m64nNk16 with N = 64 or 128 (the key block for S = Q K^T, the head dim for
-// O += P V; head dims 96, 192 and 256 add N = 80..112, 176 and 96/192/256 from wgmma_wide.cuh, the
+// O += P V; head dims 96, 192 and 256 add N = 80..112 and 96/192/256 from wgmma_wide.cuh, the
 // head-dim-256 backward N = 32), fp32
 // accumulators, fp16 or bf16 operands. The accumulator fragment of a thread is N/2 floats laid
 // out as N/8 groups of {(r, c), (r, c+1), (r+8, c), (r+8, c+1)} with r = 16*warp + lane/4 and
@@ -152,30 +152,27 @@ __device__ __forceinline__ void wgmma_rs_m64n128k16(float (&d)[64], const uint32
 // fp16/bf16 only), e.g. the backward's dQ = dS K reads dS^T ([keys][queries]) and K ([keys][d]).
 template <int kN, DType kDType, int kTransA = 0, int kTransB = 0>
 __device__ __forceinline__ void wgmma_ss(float (&d)[kN / 2], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-  static_assert(kN == 64 || kN == 128 || kN == 32 || kN == 80 || kN == 96 || kN == 112 || kN == 176 || kN == 192 ||
-                    kN == 256,
-                "wgmma_ss: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 32, 80, 96, 112, 176, 192, 256");
+  static_assert(kN == 64 || kN == 128 || kN == 32 || kN == 80 || kN == 96 || kN == 112 || kN == 192 || kN == 256,
+                "wgmma_ss: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 32, 80, 96, 112, 192, 256");
   if constexpr (kN == 32) wgmma_ss_m64n32k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 64) wgmma_ss_m64n64k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 128) wgmma_ss_m64n128k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 80) wgmma_ss_m64n80k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 96) wgmma_ss_m64n96k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 112) wgmma_ss_m64n112k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
-  else if constexpr (kN == 176) wgmma_ss_m64n176k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else if constexpr (kN == 192) wgmma_ss_m64n192k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
   else wgmma_ss_m64n256k16<kDType, kTransA, kTransB>(d, desc_a, desc_b, scale_d);
 }
 
 template <int kN, DType kDType>
 __device__ __forceinline__ void wgmma_rs(float (&d)[kN / 2], const uint32_t (&a)[4], uint64_t desc_b, int scale_d) {
-  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 176 || kN == 192 || kN == 256,
-                "wgmma_rs: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 176, 192, 256");
+  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 192 || kN == 256,
+                "wgmma_rs: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 192, 256");
   if constexpr (kN == 64) wgmma_rs_m64n64k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 128) wgmma_rs_m64n128k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 80) wgmma_rs_m64n80k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 96) wgmma_rs_m64n96k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 112) wgmma_rs_m64n112k16<kDType>(d, a, desc_b, scale_d);
-  else if constexpr (kN == 176) wgmma_rs_m64n176k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 192) wgmma_rs_m64n192k16<kDType>(d, a, desc_b, scale_d);
   else wgmma_rs_m64n256k16<kDType>(d, a, desc_b, scale_d);
 }
