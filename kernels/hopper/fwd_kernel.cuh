@@ -108,13 +108,13 @@ __device__ __forceinline__ void zero_tile_rows(Element* tile, int from) {
 
 // Descriptor of the k16 slice kk (32 bytes of a swizzled row) of a K-major
 // [column block][rows][kSwizzleBytes / 2] tile, starting at `row`: 8-row groups 8 * kSwizzleBytes
-// apart (SBO).
+// apart (SBO). The slice's offset is added to the tile's descriptor (desc_advance) rather than to
+// its address, so a k loop computes one descriptor and adds constants (wgmma.cuh says why).
 template <int kRows, int kSwizzleBytes = 128>
 __device__ __forceinline__ uint64_t kmajor_desc(const void* tile, int row, int kk) {
   constexpr int kSlicesPerRow = kSwizzleBytes / 32;
-  const uint32_t addr = smem_u32(tile) + (kk / kSlicesPerRow) * (kRows * kSwizzleBytes) + row * kSwizzleBytes +
-                        (kk % kSlicesPerRow) * 32;
-  return smem_desc<kSwizzleBytes>(addr, 16, 8 * kSwizzleBytes);
+  const uint64_t base = smem_desc<kSwizzleBytes>(smem_u32(tile) + row * kSwizzleBytes, 16, 8 * kSwizzleBytes);
+  return desc_advance(base, (kk / kSlicesPerRow) * (kRows * kSwizzleBytes) + (kk % kSlicesPerRow) * 32);
 }
 
 // Descriptor of keys [16*kk, 16*kk + 16) of V as an MN-major B operand: 8-key groups
@@ -122,8 +122,8 @@ __device__ __forceinline__ uint64_t kmajor_desc(const void* tile, int row, int k
 // kSwizzleBytes apart (LBO).
 template <int kBlockN, int kSwizzleBytes = 128>
 __device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
-  return smem_desc<kSwizzleBytes>(smem_u32(tile) + kk * 16 * kSwizzleBytes, kBlockN * kSwizzleBytes,
-                                  8 * kSwizzleBytes);
+  const uint64_t base = smem_desc<kSwizzleBytes>(smem_u32(tile), kBlockN * kSwizzleBytes, 8 * kSwizzleBytes);
+  return desc_advance(base, kk * 16 * kSwizzleBytes);
 }
 
 // Running position in a kStages-deep ring of mbarrier-guarded buffers.
@@ -315,7 +315,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
 
   // ------------------------------------------------------------------ consumer warpgroups
   warpgroup_reg_alloc<kPolicy.consumer_regs>();
-  const int cwg = threadIdx.x / 128 - 1;  // consumer index: rows [m0 + 64 * cwg, +64)
+  // Consumer index (rows [m0 + 64 * cwg, +64)). warpgroup_index() broadcasts it from lane 0, so
+  // ptxas knows it is the same across the warp and keeps Q's wgmma descriptors in uniform
+  // registers (from threadIdx.x / 128 directly, each of them took two R2UR moves per wgmma).
+  const int cwg = warpgroup_index() - 1;
   const int warp = (threadIdx.x / 32) % 4;
   const int lane = threadIdx.x % 32;
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);

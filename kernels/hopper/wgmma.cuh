@@ -34,6 +34,17 @@ __device__ __forceinline__ uint64_t smem_desc(uint32_t smem_addr, uint32_t lbo_b
   return desc;
 }
 
+// The descriptor of the same operand `bytes` further on in shared memory. The start-address field
+// (bits 0-13, address >> 4) takes the offset without a carry into the next field while the address
+// stays inside shared memory (< 256 KB), so a k loop computes one descriptor and adds constants:
+// built from each slice's address, every wgmma of the forward's loop cost five integer
+// instructions for its descriptors (mask, shift, or, and a move to a uniform register), ~100 of a
+// consumer's ~500 instructions per key block at head dim 64.
+__device__ __forceinline__ uint64_t desc_advance(uint64_t desc, uint32_t bytes) {
+  const uint32_t lo = static_cast<uint32_t>(desc) + (bytes >> 4);  // a 32-bit add: no carry to propagate
+  return (desc & 0xFFFFFFFF00000000ull) | lo;
+}
+
 __device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
   return smem_desc<128>(smem_addr, lbo_bytes, sbo_bytes);
 }
