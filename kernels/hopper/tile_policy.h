@@ -92,10 +92,10 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 // 96 had both: 128 x 128 x 3 for short rows, 128 x 176 x 2 for long rows. Its long-rows tile is
 // now d64's shape instead, three consumer warpgroups in pingpong turns on 192 query rows: 192 x 96,
 // 3 stages (two Q buffers of 36 KB + 3 x 36 KB = 180 KB); registers O 48 + S 48 + P 24 within the
-// 160 of three consumers (ptxas: no spills unmasked, 28 bytes masked; 192 x 128 serialized every
-// wgmma (C7512) and spilled 156 bytes, 192 x 112 spilled 12). Against 128 x 176 (H100, kernel-only, bf16, alternating
+// 160 of three consumers (ptxas: no spills; 192 x 128 serialized every wgmma (C7512) and spilled
+// 156 bytes, 192 x 112 spilled 12). Against 128 x 176 (H100, kernel-only, bf16, alternating
 // processes, docs/results/2026-11-24-h100-session19.md): S 2048 full +7.0%, S 4096 +9.8% full and
-// +13.2% causal, S 16384 +4.8% / +7.8%. The same three-consumer shape does not pay at 128
+// +13.2% causal, S 16384 +4.8% / +7.8%; fp16 +6.6..+12%. The same three-consumer shape does not pay at 128
 // (192 x 64 and 192 x 80 against 128 x 128: -2..-17%; with O at 64 registers, S and P get 96
 // keys at most).
 //

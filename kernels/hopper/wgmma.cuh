@@ -36,10 +36,9 @@ __device__ __forceinline__ uint64_t smem_desc(uint32_t smem_addr, uint32_t lbo_b
 
 // The descriptor of the same operand `bytes` further on in shared memory. The start-address field
 // (bits 0-13, address >> 4) takes the offset without a carry into the next field while the address
-// stays inside shared memory (< 256 KB), so a k loop computes one descriptor and adds constants:
-// built from each slice's address, every wgmma of the forward's loop cost five integer
-// instructions for its descriptors (mask, shift, or, and a move to a uniform register), ~100 of a
-// consumer's ~500 instructions per key block at head dim 64.
+// stays inside shared memory (< 256 KB), so a k loop computes one descriptor and adds constants.
+// Built from each slice's address (mask, shift, or per descriptor), issuing the d64 forward's 12
+// wgmma of a key block took ~125 of a consumer's ~507 SASS instructions; this way, 77.
 __device__ __forceinline__ uint64_t desc_advance(uint64_t desc, uint32_t bytes) {
   const uint32_t lo = static_cast<uint32_t>(desc) + (bytes >> 4);  // a 32-bit add: no carry to propagate
   return (desc & 0xFFFFFFFF00000000ull) | lo;
