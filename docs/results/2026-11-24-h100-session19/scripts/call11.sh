@@ -1,4 +1,4 @@
-# Session 19 call 10: ncu of FA4's and flashcore's d64 forward (bf16 B4 S4096 H32, full and causal),
+# Session 19 call 11: ncu of FA4's and flashcore's d64 forward (bf16 B4 S4096 H32, full and causal),
 # one launch each; then racecheck / memcheck of the d96 three-consumer forward with a math-backend reference.
 set -u
 C=$PWD/.carry_prof
