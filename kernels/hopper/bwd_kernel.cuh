@@ -327,10 +327,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
             // B = dS^T (16 keys x kBlockM queries): K-major rows of the dS buffer, key block kk / 4.
             wgmma_ss<kBlockM, kDType, 1, 0>(dq, k_cols, kmajor_desc<kBlockM, kSwizzle>(ds_tile, 0, kk), kk > 0 ? 1 : 0);
           } else {
-            // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, like v_desc's B; query
+            // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, v_desc's layout; query
             // block dq_row0 / 64 of the dS^T buffer.
-            const uint64_t a = smem_desc_sw128(smem_u32(ds_tile) + (dq_row0 / 64) * (kBlockN * 128) + 16 * kk * 128,
-                                               kBlockN * 128, 1024);
+            const uint64_t a = v_desc<kBlockN>(ds_tile + (dq_row0 / 64) * (kBlockN * 128), kk);
             wgmma_ss<kCols, kDType, 1, 1>(dq, a, k_cols, kk > 0 ? 1 : 0);
           }
         }

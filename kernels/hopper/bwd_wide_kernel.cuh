@@ -260,10 +260,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
 #pragma unroll
         for (int kk = 0; kk < kBlockN / 16; ++kk) {
           // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major. B = K (16 keys x kN
-          // columns from dq_col0, a multiple of 64), MN-major.
-          const uint64_t a = smem_desc_sw128(ds_tile + 16 * kk * 128, kBlockN * 128, 1024);
+          // columns from dq_col0, a multiple of 64), MN-major. Both v_desc's layout.
+          const uint64_t a = v_desc<kBlockN>(smem.ds[buf], kk);
           const uint64_t b =
-              smem_desc_sw128(smem_u32(smem.k) + (dq_col0 / 64) * (kBlockN * 128) + 16 * kk * 128, kBlockN * 128, 1024);
+              v_desc<kBlockN>(reinterpret_cast<const unsigned char*>(smem.k) + (dq_col0 / 64) * (kBlockN * 128), kk);
           wgmma_ss<kN, kDType, 1, 1>(dq, a, b, kk > 0 ? 1 : 0);
         }
         wgmma_commit();

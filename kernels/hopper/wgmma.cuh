@@ -44,10 +44,6 @@ __device__ __forceinline__ uint64_t desc_advance(uint64_t desc, uint32_t bytes) 
   return (desc & 0xFFFFFFFF00000000ull) | lo;
 }
 
-__device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
-  return smem_desc<128>(smem_addr, lbo_bytes, sbo_bytes);
-}
-
 // Four 8 x 8 b16 matrices in the mma accumulator / A-fragment layout (thread L holds row L / 4,
 // columns 2 (L % 4) and + 1 of each, one 32-bit register per matrix) into shared memory, one
 // 16-byte row each: lane L gives the address of row L % 8 of matrix L / 8. One instruction where
