@@ -23,11 +23,11 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 // whether a call runs on it (seqlen_q / seqlen_k are the maxima when packed). Both tiles of a head
 // dim are compiled into its one registered launcher (no new instantiation keys):
 //   64: the 192-row tile from 2048 query rows on (4096 when causal). At S 2048 it measured +7%
-//       full and -9% causal (half of a causal row's tiles are short) against the 128-row tile.
+//       full and -9% causal (half of a causal row's tiles are short) against the 128-row tile
+//       (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2).
 //   96: the 192-row tile from 2048 query rows on, causal or not. Against the 128-row tile (one
 //       process, forced tiles, bf16): S 2048 full +8..+12%, causal +2.5..+3.1%, S 4096 +12..+17%,
 //       but S 1024 -3..-7% (H100, docs/results/2026-11-24-h100-session19.md).
-// (64: H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2.)
 //   192, unmasked only: the 112-key tile (one Q buffer) from 4096 keys on. Against the 80-key
 //       tile (bf16 / fp16): full S 4096 +3.2 / +3.6%, S 16384 +5.4 / +7.4%, S 2048 +0.5 / -0.2%,
 //       S 1024 -4.5%; causal S 1024-2048 -3.5..-12%, S 4096 -2..-3%, S 16384 -0.3..+2.2%, so
@@ -95,9 +95,9 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 // 160 of three consumers (ptxas: no spills; 192 x 128 serialized every wgmma (C7512) and spilled
 // 156 bytes, 192 x 112 spilled 12). Against 128 x 176 (H100, kernel-only, bf16, alternating
 // processes, docs/results/2026-11-24-h100-session19.md): S 2048 full +7.0%, S 4096 +9.8% full and
-// +13.2% causal, S 16384 +4.8% / +7.8%; fp16 +6.6..+12%. The same three-consumer shape does not pay at 128
-// (192 x 64 and 192 x 80 against 128 x 128: -2..-17%; with O at 64 registers, S and P get 96
-// keys at most).
+// +13.2% causal, S 16384 +4.8% / +7.8%; fp16 +6.6..+12%. The same three-consumer shape does not
+// pay at 128 (192 x 64 and 192 x 80 against 128 x 128: -2..-17%; with O at 64 registers, S and P
+// get 96 keys at most).
 //
 // Head dim 64 has a second tile for long rows (long_rows, fwd_long_rows above): 192 x 128 with
 // three consumer warpgroups taking pingpong turns round-robin, so two can issue GEMMs while one
