@@ -1,8 +1,9 @@
 // Host test of the backward's CTA launch order (kernels/hopper/bwd_block_order.cuh), no GPU: for
 // many shapes and chunk widths every launch index maps to one (key block, group) and every pair is
-// reached once (the grid covers the work exactly); chunk width 1 is the group-major order the
-// deterministic dQ turns rely on, reverse counts key blocks from the last; inside a chunk the
-// key blocks run block-major; and the chunk-width rule gives what the H100 sweep measured best.
+// reached once (the grid covers the work exactly); chunk width 1 is the group-major order, reverse
+// counts key blocks from the last; inside a chunk the key blocks run block-major, so a group's
+// previous key block is launched first (what the deterministic dQ turns rely on); and the
+// chunk-width rule gives what the H100 sweeps measured best.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -43,6 +44,14 @@ void check_shape(int n_blocks, int groups, int chunk_groups) {
       const int width = chunk_groups < groups - first ? chunk_groups : groups - first;
       expect(index == first * n_blocks + n_fwd * width + (g - first), "block-major in a chunk", n_blocks, groups,
              index);
+      // Deterministic mode's invariant: a group's previous key block (in the launch direction) was
+      // launched earlier, whatever the chunk width, so no CTA waits for one not yet started.
+      if (n_fwd > 0) {
+        int n_prev = -1, g_prev = -1;
+        order.block_of(index - width, reverse != 0, n_prev, g_prev);
+        expect(g_prev == g && n_prev == (reverse ? n + 1 : n - 1), "previous key block launched earlier", n_blocks,
+               groups, index);
+      }
     }
     for (size_t i = 0; i < seen.size(); ++i) expect(seen[i] == 1, "each pair once", n_blocks, groups, static_cast<int>(i));
   }
@@ -58,13 +67,20 @@ int main() {
   // The rule (H100: 132 SMs, one resident CTA; d128 GQA 32/8 group = 4 heads x S x 128 x 2 x 2 B).
   using flashcore::hopper::bwd_chunk_groups;
   const long long mb = 1 << 20;
-  expect(bwd_chunk_groups(true, 32, 32, 132, 8 * mb) == 4, "S4k GQA d128: 4", 0, 0, 0);
-  expect(bwd_chunk_groups(true, 128, 8, 132, 32 * mb) == 1, "S16k GQA d128: 1", 0, 0, 0);
-  expect(bwd_chunk_groups(true, 32, 128, 132, 2 * mb) == 4, "S4k MHA d128: 4", 0, 0, 0);
-  expect(bwd_chunk_groups(true, 8, 512, 132, 64 * mb) == 1, "over the L2 cap: 1", 0, 0, 0);
-  expect(bwd_chunk_groups(true, 2, 3, 132, 1 * mb) == 3, "at most every group", 0, 0, 0);
-  expect(bwd_chunk_groups(false, 32, 32, 132, 8 * mb) == 1, "not causal: group-major", 0, 0, 0);
-  expect(bwd_chunk_groups(true, 32, 32, 0, 8 * mb) == 1, "unknown wave: group-major", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 32, 32, 132, 8 * mb) == 4, "S4k GQA d128: 4", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 128, 8, 132, 32 * mb) == 1, "S16k GQA d128: 1", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 32, 128, 132, 2 * mb) == 4, "S4k MHA d128: 4", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 8, 512, 132, 64 * mb) == 1, "over the L2 cap: 1", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 2, 3, 132, 1 * mb) == 3, "at most every group", 0, 0, 0);
+  expect(bwd_chunk_groups(false, false, 32, 32, 132, 8 * mb) == 1, "not causal: group-major", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 32, 32, 0, 8 * mb) == 1, "unknown wave: group-major", 0, 0, 0);
+  // Deterministic: the wave-wide chunk when not causal (d64 S2048: 16 key blocks, 8 groups a
+  // wave), group-major when causal; the L2 cap as above.
+  expect(bwd_chunk_groups(false, true, 16, 128, 132, 1 * mb) == 8, "det full S2k d64: 8", 0, 0, 0);
+  expect(bwd_chunk_groups(false, true, 8, 128, 132, 1 * mb) == 16, "det full S1k d64: 16", 0, 0, 0);
+  expect(bwd_chunk_groups(false, true, 128, 32, 132, 4 * mb) == 1, "det full S16k: 1", 0, 0, 0);
+  expect(bwd_chunk_groups(false, true, 8, 128, 132, 16 * mb) == 2, "det full, L2 cap: 2", 0, 0, 0);
+  expect(bwd_chunk_groups(true, true, 16, 128, 132, 1 * mb) == 1, "det causal: group-major", 0, 0, 0);
   if (failures) {
     std::printf("%d failures\n", failures);
     return 1;

@@ -280,10 +280,13 @@ def test_strided_inputs_and_custom_scale(dtype):
     check_grads(q, k, v, dout, causal=False, scale=-0.7)
 
 
+# (batch, heads, seqlen_q, seqlen_k): one launch chunk; and five (non-causal: 17 key blocks of 128 on
+# 132 SMs put 7 of the 32 (batch, head) groups in a chunk, bwd_block_order.cuh), the last partial.
+@pytest.mark.parametrize("shape", [(2, 8, 1000, 777), (4, 8, 1500, 2100)], ids=["one_chunk", "five_chunks"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("head_dim", [64, 128])
-def test_deterministic_mode_three_runs_bitwise_equal(causal, head_dim):
-    q, k, v, dout = fresh(2, 8, 1000, 777, head_dim, torch.bfloat16, 17)
+def test_deterministic_mode_three_runs_bitwise_equal(shape, causal, head_dim):
+    q, k, v, dout = fresh(*shape, head_dim, torch.bfloat16, 17)
     scale = head_dim ** -0.5
     runs = [run_bwd_poisoned(dout, q, k, v, causal, scale, deterministic=True) for _ in range(3)]
     for other in runs[1:]:

@@ -44,9 +44,20 @@ struct BwdBlockOrder {
 // 294 at d64; S 16k (one group fills the GPU) is best group-major: 2 groups of 32 MB each
 // measured 405 -> 396; every group in one chunk cost MHA up to 36%. Not causal: the key blocks'
 // work is equal and the order only moves L2 traffic (group-major measured 0-3% ahead).
+//
+// Deterministic mode (the dQ writer's fixed order: key block n adds a query block's dQ after
+// block n - 1 has, bwd_cta.cuh): not causal, group-major launched a group's key blocks a few
+// CTAs apart, all starting at query block 0, so block n waited about n steps for its turn. A
+// wave-wide chunk launches block n of a group a chunk's width of CTAs after block n - 1, which
+// by then is about a step ahead: det / default at d64 S 2048 0.75 -> 0.95, d128 S 1024-4096
+// 0.87-0.90 -> 0.94-0.97 (H100, bf16, kernel-only, docs/results/2026-11-25-h100-session20.md).
+// Causal (blocks in reverse, bwd_cta.cuh) measured best group-major (the wave-wide chunk
+// 0-2% behind; a fixed width of 8 or 16 halved S 16384). Any width keeps the order deadlock-free:
+// block n - 1 of a group is always launched before block n.
 constexpr int64_t kBwdOrderL2Bytes = 32ll << 20;
-inline int bwd_chunk_groups(bool causal, int n_blocks, int groups, int num_sms, int64_t group_qdo_bytes) {
-  if (!causal || n_blocks <= 0 || groups <= 1) return 1;
+inline int bwd_chunk_groups(bool causal, bool deterministic, int n_blocks, int groups, int num_sms,
+                            int64_t group_qdo_bytes) {
+  if (causal == deterministic || n_blocks <= 0 || groups <= 1) return 1;
   int width = num_sms / n_blocks;
   const int64_t fit = kBwdOrderL2Bytes / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
   if (width > fit) width = static_cast<int>(fit);

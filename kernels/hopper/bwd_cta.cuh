@@ -145,8 +145,8 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
     // take their key blocks' additions in a fixed order, counted by the int32 semaphore of row
     // block r (zeroed by the preprocess kernel): the key
     // blocks that see query block m are a prefix 0..n_max(m) (m_begin grows with n). Non-causal:
-    // ascending n, and a CTA waits only for CTAs of its head launched before it (the launch order
-    // is group-major here: chunk_groups 1). Causal: descending n -- block n's first query block is
+    // ascending n, and a CTA waits only for CTAs of its head launched before it (inside a chunk of
+    // the launch order key blocks run block-major: bwd_chunk_groups). Causal: descending n -- block n's first query block is
     // its diagonal one, where it is then the first to add, instead of waiting for all lower key
     // blocks to get there -- with n launched in reverse (BwdBlockOrder) so that again only
     // earlier-launched CTAs are waited for.

@@ -114,7 +114,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   const int64_t group_qdo_bytes =
       static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
   order.chunk_groups =
-      kDeterministic ? 1 : bwd_chunk_groups(kCausal, order.n_blocks, order.groups, sm_count, group_qdo_bytes);
+      bwd_chunk_groups(kCausal, kDeterministic, order.n_blocks, order.groups, sm_count, group_qdo_bytes);
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;
