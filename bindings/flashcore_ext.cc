@@ -41,8 +41,9 @@ Arch parse_arch(const std::string& s) {
 
 // The run-time features of a call (kernels/flash_fwd_api.h, AttentionFeatures), as one Python
 // tuple: (heads_kv, window_left, window_right, softcap, sink, cu_seqlens_q, cu_seqlens_k,
-// seqused_k, total_q, total_k); pointers are device addresses or 0. An empty tuple is plain
-// attention.
+// seqused_k, total_q, total_k), optionally followed by a paged KV cache's (block_table,
+// block_table_stride, page_size, num_pages); pointers are device addresses or 0. An empty tuple
+// is plain attention.
 using Features = py::tuple;
 
 void set_features(AttentionFeatures& f, const Features& t, int heads, bool causal) {
@@ -50,7 +51,7 @@ void set_features(AttentionFeatures& f, const Features& t, int heads, bool causa
   f.window_left = -1;
   f.window_right = causal ? 0 : -1;
   if (t.size() == 0) return;
-  if (t.size() != 10) throw py::value_error("flashcore: features must be a 10-tuple or empty");
+  if (t.size() != 10 && t.size() != 14) throw py::value_error("flashcore: features must be a 10- or 14-tuple or empty");
   f.heads_kv = t[0].cast<int>();
   f.window_left = t[1].cast<int>();
   f.window_right = t[2].cast<int>();
@@ -61,8 +62,23 @@ void set_features(AttentionFeatures& f, const Features& t, int heads, bool causa
   f.seqused_k = reinterpret_cast<const int*>(t[7].cast<uintptr_t>());
   f.total_q = t[8].cast<int>();
   f.total_k = t[9].cast<int>();
+  if (t.size() == 14) {
+    f.block_table = reinterpret_cast<const int*>(t[10].cast<uintptr_t>());
+    f.block_table_stride = t[11].cast<int>();
+    f.page_size = t[12].cast<int>();
+    f.num_pages = t[13].cast<int>();
+  }
   if (f.heads_kv <= 0 || heads % f.heads_kv != 0) throw py::value_error("flashcore: heads_kv must divide heads");
-  if ((f.cu_seqlens_q == nullptr) != (f.cu_seqlens_k == nullptr)) {
+  if (f.block_table != nullptr) {
+    // A paged cache's keys come from the table: packed queries (if any) with no packed keys.
+    if (f.cu_seqlens_k != nullptr || f.seqused_k == nullptr) {
+      throw py::value_error("flashcore: a paged KV cache (block_table) needs seqused_k and no cu_seqlens_k");
+    }
+    if (f.page_size < 16 || f.page_size % 16 != 0 || f.num_pages <= 0 || f.block_table_stride <= 0) {
+      throw py::value_error("flashcore: block_table needs a page_size that is a multiple of 16 (got " +
+                            std::to_string(f.page_size) + "), num_pages > 0 and a positive row stride");
+    }
+  } else if ((f.cu_seqlens_q == nullptr) != (f.cu_seqlens_k == nullptr)) {
     throw py::value_error("flashcore: cu_seqlens_q and cu_seqlens_k go together");
   }
 }
@@ -144,6 +160,10 @@ void fwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   if (launcher == nullptr) throw py::value_error(no_kernel("forward", arch, dtype, widest, causal, "kernels"));
   FwdParams p{};
   set_features(p, features, heads, causal);
+  if (p.block_table != nullptr && kernel_key.arch != Arch::kSm90a) {
+    throw py::value_error("flashcore: a paged KV cache (block_table) on the forward kernel needs arch sm90a, got " +
+                          arch + " (flashcore.flash_attn_with_kvcache takes it on every arch)");
+  }
   p.q = reinterpret_cast<const void*>(q);
   p.k = reinterpret_cast<const void*>(k);
   p.v = reinterpret_cast<const void*>(v);
@@ -183,6 +203,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   if (launcher == nullptr) throw py::value_error(no_kernel("backward", arch, dtype, widest, causal, "bwd_kernels"));
   BwdParams p{};
   set_features(p, features, heads, causal);
+  if (p.block_table != nullptr) throw py::value_error("flashcore: a paged KV cache (block_table) is forward-only");
   p.q = reinterpret_cast<const void*>(q);
   p.k = reinterpret_cast<const void*>(k);
   p.v = reinterpret_cast<const void*>(v);

@@ -49,7 +49,7 @@ def _mainloop(kernel_header, launcher):
     return struct(kernel_header = kernel_header, launcher = launcher)
 
 _SM80_FWD = _mainloop("kernels/sm80/fwd_kernel.cuh", "launch_fwd<{arch_enum}, {dtype_enum}, {head_dim}, {causal}>")
-_SM90A_FWD = _mainloop("kernels/hopper/fwd_kernel.cuh", "hopper::launch_fwd<{dtype_enum}, {head_dim}, {causal}>")
+_SM90A_FWD = _mainloop("kernels/hopper/fwd_launch.cuh", "hopper::launch_fwd<{dtype_enum}, {head_dim}, {causal}>")
 _SM80_BWD = _mainloop("kernels/sm80/bwd_launch.cuh", "launch_bwd<{arch_enum}, {dtype_enum}, {head_dim}, {causal}>")
 
 # The sm90a backward: the wgmma/TMA kernel (also in deterministic mode); the mma.sync one of

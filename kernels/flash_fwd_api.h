@@ -51,6 +51,13 @@ struct AttentionFeatures {
   // Rows of the packed q and k/v tensors (varlen only): total_q is the lse head stride, lse being
   // (heads, total_q); both bound what the TMA may read.
   int total_q, total_k;
+  // A paged KV cache (the sm90a forward only; null: k and v hold the keys themselves). k and v are
+  // (num_pages, page_size, heads_kv, head_dim) -- batch stride = the page stride -- and key j of
+  // sequence b is row j % page_size of page block_table[b * block_table_stride + j / page_size].
+  // seqused_k (required) gives each sequence's keys and seqlen_k the largest the table can hold;
+  // cu_seqlens_k stays null (q may still be packed: cu_seqlens_q). page_size: a multiple of 16.
+  const int* block_table;
+  int block_table_stride, page_size, num_pages;
 };
 
 // Head dims: an instantiation for kHeadDim also runs every head dim below it that is a multiple

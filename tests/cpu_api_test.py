@@ -503,6 +503,29 @@ def test_extension_rejects_unknown_arch_dtype_and_kernel():
         _C.fwd(**_fwd_args(head_dim=12))
 
 
+def _paged_features(cu_seqlens_k=0, seqused_k=4096, page_size=16, block_table=8192):
+    # The 14-tuple of bindings/flashcore_ext.cc set_features: heads_kv, window left / right, softcap,
+    # sink, cu_seqlens_q, cu_seqlens_k, seqused_k, total_q, total_k, then block_table, its row stride,
+    # page_size, num_pages (pointers are never dereferenced: every case fails before device work).
+    return (1, -1, -1, 0.0, 0, 0, cu_seqlens_k, seqused_k, 0, 0, block_table, 4, page_size, 10)
+
+
+def test_extension_checks_the_paged_cache_features():
+    from flashcore import _C
+    with pytest.raises(ValueError, match="10- or 14-tuple"):
+        _C.fwd(**_fwd_args(features=_paged_features()[:12]))
+    with pytest.raises(ValueError, match="needs seqused_k and no cu_seqlens_k"):
+        _C.fwd(**_fwd_args(features=_paged_features(seqused_k=0)))
+    with pytest.raises(ValueError, match="needs seqused_k and no cu_seqlens_k"):
+        _C.fwd(**_fwd_args(features=_paged_features(cu_seqlens_k=4096)))
+    with pytest.raises(ValueError, match=r"page_size that is a multiple of 16 \(got 8\)"):
+        _C.fwd(**_fwd_args(features=_paged_features(page_size=8)))
+    with pytest.raises(ValueError, match="needs arch sm90a, got sm80"):
+        _C.fwd(**_fwd_args(arch="sm80", features=_paged_features()))
+    with pytest.raises(ValueError, match=r"paged KV cache \(block_table\) is forward-only"):
+        _C.bwd(**_bwd_args(features=_paged_features()))
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU error path")
 def test_cuda_errors_become_python_exceptions_with_cuda_text():
     from flashcore import _C

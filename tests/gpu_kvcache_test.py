@@ -267,6 +267,100 @@ def test_prefill_chunk_into_a_contiguous_cache(rotary):
     Case(batch=2, heads=(32, 8), s_new=130, capacity=700, rotary=rotary, seed=13).run()
 
 
+@pytest.fixture
+def forced_forward(request):
+    """Sends every call the Hopper forward can take (sm90a; contiguous, or pages of a multiple of
+    16; no cache_batch_idx / cache_leftpad) to it (True) or to the decode kernel (False), whatever
+    its query rows; restored afterwards."""
+    kvcache._set_forced_forward(request.param)
+    try:
+        yield request.param
+    finally:
+        kvcache._set_forced_forward(None)
+
+
+ON_SM90A = torch.cuda.is_available() and kvcache._device_arch(0) == "sm90a"
+FORWARD_PAGED = [c for c in PAGED if c["page_size"] % kvcache.PAGED_FORWARD_PAGE_MULTIPLE == 0 and not c.get("leftpad")]
+
+
+# Every paged case of the matrix the Hopper forward takes, on it: its page-sized TMA boxes
+# (kernels/hopper/paged_kv.cuh) at pages of 16..256 under 128-key blocks, with GQA / MQA, the
+# window, softcap, rotary, S_new 1 and 7 (one query tile) and the NaN sentinels of unused pages.
+@pytest.mark.skipif(not ON_SM90A, reason="the paged forward is sm90a's")
+@pytest.mark.parametrize("forced_forward", [True], indirect=True)
+@pytest.mark.parametrize("spec", FORWARD_PAGED, ids=[case_id(c) for c in FORWARD_PAGED])
+def test_paged_matrix_on_the_forward_kernel(spec, forced_forward):
+    Case(**spec).run()
+
+
+# Prefill chunks into a paged cache by the default rule (S_new >= 128 on sm90a: the forward):
+# page sizes below, equal to, above and not dividing the 128-key block (48: 16-row boxes), rows of
+# several tiles, long caches, GQA 4; causal, window, softcap, rotary.
+@pytest.mark.parametrize("page_size", [16, 48, 128, 256])
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("feats", [dict(), dict(causal=False), dict(window=(200, -1)), dict(softcap=30.0),
+                                   dict(rotary="interleaved", causal=False)], ids=["causal", "full", "window",
+                                                                                  "softcap", "rotary"])
+def test_prefill_chunk_into_a_paged_cache(page_size, d, feats):
+    c = Case(batch=3, heads=(32, 8), d=d, s_new=300, capacity=1500, page_size=page_size, seed=17 + page_size, **feats)
+    if ON_SM90A:
+        assert kvcache._prefill_on_forward_kernel(c.q, page_size, None, None), "not routed to the forward"
+    c.run()
+
+
+# Packed queries over a paged cache (flash_attn_varlen_func(block_table=, seqused_k=)), on each
+# kernel: sequences of 1 to 300 query rows (several query tiles, and one row), keys to 1000 in
+# pages of 16 / 48 / 256, a sequence with no keys; every unused page and row NaN.
+@pytest.mark.parametrize("forced_forward", [True, False], ids=["forward", "decode"], indirect=True)
+@pytest.mark.parametrize("page_size", [16, 48, 256])
+@pytest.mark.parametrize("window,softcap", [((-1, 0), 0.0), ((-1, -1), 0.0), ((100, 0), 20.0)],
+                         ids=["causal", "full", "window_softcap"])
+def test_paged_varlen_on_each_kernel(page_size, window, softcap, forced_forward):
+    if forced_forward and not ON_SM90A:
+        pytest.skip("the paged forward is sm90a's")
+    g = torch.Generator().manual_seed(page_size)
+    dtype, hq, hk, d = torch.bfloat16, 16, 4, 128
+    q_lens, k_lens = [130, 1, 300, 64, 77], [1000, 40, 300, 0, 555]
+    batch = len(q_lens)
+    max_pages = -(-1000 // page_size)
+    num_pages = batch * max_pages + 2
+    block_table = torch.randperm(num_pages, generator=g)[:batch * max_pages].view(batch, max_pages)
+    block_table = block_table.to(torch.int32).to(DEV)
+    k_cache = torch.full((num_pages, page_size, hk, d), float("nan"), dtype=dtype, device=DEV)
+    v_cache = torch.full_like(k_cache, float("nan"))
+    for b, n in enumerate(k_lens):
+        pos = torch.arange(n, device=DEV)
+        pages = block_table[b].long()[pos // page_size]
+        k_cache[pages, pos % page_size] = torch.randn(n, hk, d, generator=g).to(dtype).to(DEV)
+        v_cache[pages, pos % page_size] = torch.randn(n, hk, d, generator=g).to(dtype).to(DEV)
+    cu = torch.tensor([0] + list(itertools.accumulate(q_lens)), dtype=torch.int32, device=DEV)
+    q = torch.randn(sum(q_lens), hq, d, generator=g).to(dtype).to(DEV)
+    out = torch.full_like(q, float("nan"))
+    lse = torch.full((hq, sum(q_lens)), float("nan"), device=DEV)
+    seqused = torch.tensor(k_lens, dtype=torch.int32, device=DEV)
+    scale = 1 / math.sqrt(d)
+    kvcache.paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused, cu, max(q_lens), out, lse,
+                                        softmax_scale=scale, window_size=window, softcap=softcap)
+    torch.cuda.synchronize()
+    assert not torch.isnan(out).any(), "NaN in the output"
+    for b in range(batch):
+        rows = slice(int(cu[b]), int(cu[b + 1]))
+        kw = dict(block_table=block_table[b:b + 1], cache_batch_idx=None, cache_leftpad=None, softmax_scale=scale,
+                  window=window, softcap=softcap)
+        ref, ref_lse = kvcache_attention(q[rows][None], k_cache, v_cache, [k_lens[b]], **kw)
+        low, _ = kvcache_attention(q[rows][None], k_cache, v_cache, [k_lens[b]], dtype=dtype, **kw)
+        err = (out[rows][None].double() - ref).abs().max().item()
+        base = (low.double() - ref).abs().max().item()
+        assert err <= 2 * max(base, UNIT_ROUNDOFF[dtype] * max(1.0, ref.abs().max().item())), \
+            "sequence %d: %.3g vs %.3g" % (b, err, base)
+        lb, rl = lse[:, rows], ref_lse[0]
+        finite = torch.isfinite(rl)
+        assert torch.equal(torch.isfinite(lb), finite), "sequence %d: lse finite where the oracle is not" % b
+        assert (lb[~finite] == -math.inf).all()
+        if finite.any():
+            assert (lb.double() - rl).abs()[finite].max().item() < 5e-3 * max(1.0, rl[finite].abs().max().item())
+
+
 @pytest.mark.parametrize("scale", [0.0, -0.4])
 def test_zero_and_negative_scales_through_masked_blocks(scale):
     # The decode kernel's masked blocks (causal, a window, ragged split ends) under a zero or a

@@ -24,8 +24,10 @@ struct SeqInfo {
     if (f.cu_seqlens_q != nullptr) {
       row0_q = f.cu_seqlens_q[batch];
       seqlen_q = f.cu_seqlens_q[batch + 1] - row0_q;
-      row0_k = f.cu_seqlens_k[batch];
-      seqlen_k = f.cu_seqlens_k[batch + 1] - row0_k;
+      // Packed queries over a paged cache (AttentionFeatures::block_table) have no packed keys:
+      // each sequence's keys start at position 0 of its pages.
+      row0_k = f.cu_seqlens_k != nullptr ? f.cu_seqlens_k[batch] : 0;
+      seqlen_k = f.cu_seqlens_k != nullptr ? f.cu_seqlens_k[batch + 1] - row0_k : max_seqlen_k;
     } else {
       row0_q = row0_k = 0;
       seqlen_q = max_seqlen_q;

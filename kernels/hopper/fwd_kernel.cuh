@@ -20,21 +20,26 @@
 //     8) is the tensor maps' innermost extent: the TMA zero-fills Q, K and V's columns past it
 //     (Q K^T is unchanged, P V's columns past head_dim_v are 0) and clips O's store there; O's
 //     register stores (store_rows) stop at head_dim_v;
-//   - shared tiles are 128-byte swizzled, 64-byte swizzled at head dim 96 (tile_swizzle_bytes).
+//   - shared tiles are 128-byte swizzled, 64-byte swizzled at head dim 96 (tile_swizzle_bytes);
+//   - K and V from a paged KV cache arrive as page-sized boxes through the block table into the
+//     same tiles (paged_kv.cuh); nothing else in the kernel knows the cache is paged.
 // Alternatives measured and dropped (docs/PERF.md): serial GEMMs, overlap without pingpong, one
 // CTA per tile, 160-key blocks, batches merged across tile boundaries.
-// Included only by the generated sm90a instantiation TUs (kernels/defs.bzl).
+// The host side is fwd_launch.cuh, which the generated sm90a instantiation TUs include
+// (kernels/defs.bzl); the backward's kernels include this file for its shared pieces.
 #pragma once
 
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/kernel_attributes.h"
 #include "kernels/common/online_softmax.cuh"
 #include "kernels/common/rounding_residual.cuh"
 #include "kernels/flash_fwd_api.h"
+#include "kernels/hopper/paged_kv.cuh"
 #include "kernels/hopper/tensor_map.h"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tile_scheduler.cuh"
@@ -94,11 +99,12 @@ __device__ __forceinline__ void load_tile(const CUtensorMap* map, Element* tile,
 // kSwizzleBytes line per (column block, row) -- the swizzle permutes 16-byte chunks within a line,
 // so whole lines are zeroed in place. (Rows past a packed sequence or past the data, which the
 // TMA loaded from the next sequence and may hold NaN.)
+// `lane` of `lanes` threads sharing the work takes every lanes-th row.
 template <int kHeadDim, int kRows, class Element, int kSwizzleBytes>
-__device__ __forceinline__ void zero_tile_rows(Element* tile, int from) {
+__device__ __forceinline__ void zero_tile_rows(Element* tile, int from, int lane = 0, int lanes = 1) {
   unsigned char* bytes = reinterpret_cast<unsigned char*>(tile);
   for (int cb = 0; cb < kHeadDim / (kSwizzleBytes / 2); ++cb) {
-    for (int r = max(from, 0); r < kRows; ++r) {
+    for (int r = max(from, 0) + lane; r < kRows; r += lanes) {
       uint4* line = reinterpret_cast<uint4*>(bytes + (cb * kRows + r) * kSwizzleBytes);
 #pragma unroll
       for (int c = 0; c < kSwizzleBytes / 16; ++c) line[c] = make_uint4(0u, 0u, 0u, 0u);
@@ -178,7 +184,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   const bool varlen = p.cu_seqlens_q != nullptr;
   const bool sorted_varlen = varlen && p.batch <= kVarlenSortedMax;
   if (sorted_varlen) {  // syncs the CTA
-    build_varlen_order<kCausal>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.batch, p.heads, kBlockM, varlen_order);
+    build_varlen_order<kCausal>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.seqlen_k, p.batch, p.heads, kBlockM, varlen_order);
   }
   const TileScheduler<kCausal> scheduler(
       p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles,
@@ -225,10 +231,15 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   if (threadIdx.x / 128 == 0) {
     // ---------------------------------------------------------------- producer warpgroup
     warpgroup_reg_dealloc<kPolicy.producer_regs>();
-    if (threadIdx.x != 0) return;
+    // Warp 0 produces. Its lane 0 (`leader`) issues every TMA copy and barrier arrival; the other
+    // lanes follow the same loop, read a paged cache's block-table entries (one box each:
+    // paged_kv.cuh) and help zero patched rows. The other producer warps have nothing to do.
+    if (threadIdx.x >= 32) return;
+    const int lane = threadIdx.x;
+    const bool leader = lane == 0;
     PipelineState<kStages> kv;
     PipelineState<kQBuffers> q_state;
-    // The consumers leave each tile's O in its Q buffer and arrive on q_empty; this thread stores
+    // The consumers leave each tile's O in its Q buffer and arrive on q_empty; the leader stores
     // it with the TMA before the buffer takes the next Q, so the store's read latency is spent
     // here, off the consumers' path. Owed tile per buffer (m0 < 0: none), kept in scalars (an
     // array indexed by the runtime stage would live in local memory).
@@ -238,7 +249,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     OwedTile owed0, owed1;  // owed1: kQBuffers == 2 only
     auto store_owed_o = [&](int qs) {
       const OwedTile t = kQBuffers == 1 || qs == 0 ? owed0 : owed1;
-      if (t.row0 < 0) return;
+      if (t.row0 < 0 || !leader) return;
       const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
 #pragma unroll
       for (int cb = 0; cb < kHeadDim / kTileCols; ++cb) {
@@ -253,6 +264,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // NaN stays in its own sequence. K needs no patch: its columns past a sequence are masked
     // before they reach P.
     uint32_t v_aux_parity = 0;
+    const bool paged = p.block_table != nullptr;
+    const int paged_rows = paged ? paged_box_rows(kBlockN, p.page_size) : 0;  // rows per box
     for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
       TilePlan t;
       if (!plan(w, t) || t.n_end <= t.n_first) continue;
@@ -263,9 +276,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
-      mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
-      load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs], t.seq.row0_q + t.m_block * kBlockM, t.head,
-                                   tma_batch);
+      if (leader) {
+        mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
+        load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
+                                                        t.seq.row0_q + t.m_block * kBlockM, t.head, tma_batch);
+      }
       // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
       // tile that ends past it (a TMA box would overwrite the next sequence's rows).
       const int m0 = t.m_block * kBlockM;
@@ -277,30 +292,78 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         owed1 = now;
       }
       ++q_state.count;
-      for (int j = t.n_end - 1; j >= t.n_first; --j, ++kv.count) {
-        const int s = kv.stage();
-        const int row0 = t.seq.row0_k + j * kBlockN;
-        mbar_wait(&smem.k_empty[s], kv.parity() ^ 1);
-        mbar_arrive_expect_tx(&smem.k_full[s], kKVBytes);
-        load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.k, smem.k[s], &smem.k_full[s], row0, head_kv, tma_batch);
-        mbar_wait(&smem.v_empty[s], kv.parity() ^ 1);
-        // Dense with seqused_k (a KV cache's used prefix): rows past it are in the tensor (the TMA
-        // does not zero them) and may hold anything too.
-        const int rows_in_data =
-            varlen || p.seqused_k != nullptr ? t.seq.seqlen_k - j * kBlockN : kBlockN;
-        if (rows_in_data >= kBlockN) {
-          mbar_arrive_expect_tx(&smem.v_full[s], kKVBytes);
-          load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.v, smem.v[s], &smem.v_full[s], row0, head_kv, tma_batch);
-        } else {
-          mbar_arrive_expect_tx(&smem.v_aux, kKVBytes);
-          load_tile<kHeadDim, kBlockN, Element, kSwizzle>(&maps.v, smem.v[s], &smem.v_aux, row0, head_kv, tma_batch);
-          mbar_wait(&smem.v_aux, v_aux_parity);
-          v_aux_parity ^= 1;
-          zero_tile_rows<kHeadDim, kBlockN, Element, kSwizzle>(smem.v[s], rows_in_data);
-          fence_view_async_shared();  // the zeros, before the consumers' wgmma (async proxy) reads
-          mbar_arrive(&smem.v_full[s]);
+      // Key blocks, from the last: K of block j, then V of block j + 1 -- the order the consumers
+      // use them in (S_j is issued with P_{j+1} V_{j+1}), so K's copy is never queued behind the
+      // wait for an earlier block's V to be released. (K then V of each block gave the paged
+      // cache's K copies too little slack.) A paged cache: the sequence's block-table row, each
+      // lane reading its box's page of a block before its K (paged_kv.cuh), kept for its V.
+      const int* table_row = paged ? p.block_table + static_cast<int64_t>(t.batch) * p.block_table_stride : nullptr;
+      auto paged_block = [&](int j) { return PagedBlock(p.page_size, paged_rows, kBlockN, j, t.seq.seqlen_k); };
+      auto load_kv = [&](const PagedBlock* blk, const CUtensorMap* map, Element* tile, uint64_t* bar, int j, int page) {
+        if (blk != nullptr) {
+          blk->template load<kHeadDim, kBlockN, Element, kSwizzle>(map, tile, bar, page, head_kv, p.page_size, leader);
+        } else if (leader) {
+          load_tile<kHeadDim, kBlockN, Element, kSwizzle>(map, tile, bar, t.seq.row0_k + j * kBlockN, head_kv, tma_batch);
         }
+      };
+      auto kv_blocks = [&](auto paged_c) {
+        constexpr bool kPaged = decltype(paged_c)::value;
+        const int c0 = kv.count;  // block j's pipeline count: c0 + n_end - 1 - j
+        int v_page = 0;           // paged: this lane's page of the block whose V comes next
+        for (int j = t.n_end - 1; j >= t.n_first - 1; --j) {
+          int k_page = 0;
+          if (j >= t.n_first) {
+            const PipelineState<kStages> ks{c0 + t.n_end - 1 - j};
+            // A paged block's boxes past the sequence's keys are not loaded (K's columns there are
+            // masked; V's rows are zeroed below, as any block's rows past the keys).
+            PagedBlock blk;
+            if constexpr (kPaged) {
+              blk = paged_block(j);
+              k_page = blk.page_of_lane(table_row, p.page_size, lane);
+            }
+            mbar_wait(&smem.k_empty[ks.stage()], ks.parity() ^ 1);
+            if (leader) {
+              mbar_arrive_expect_tx(&smem.k_full[ks.stage()], kPaged ? blk.template bytes<kHeadDim, Element>() : kKVBytes);
+            }
+            load_kv(kPaged ? &blk : nullptr, &maps.k, smem.k[ks.stage()], &smem.k_full[ks.stage()], j, k_page);
+          }
+          if (j + 1 < t.n_end) {
+            const int jv = j + 1;
+            const PipelineState<kStages> vs{c0 + t.n_end - 1 - jv};
+            const int sv = vs.stage();
+            PagedBlock blk;
+            if constexpr (kPaged) blk = paged_block(jv);
+            const uint32_t v_bytes = kPaged ? blk.template bytes<kHeadDim, Element>() : kKVBytes;
+            mbar_wait(&smem.v_empty[sv], vs.parity() ^ 1);
+            // Dense with seqused_k (a KV cache's used prefix): rows past it are in the tensor (the TMA
+            // does not zero them) and may hold anything too.
+            const int rows_in_data =
+                varlen || p.seqused_k != nullptr ? t.seq.seqlen_k - jv * kBlockN : kBlockN;
+            if (rows_in_data >= kBlockN) {
+              if (leader) mbar_arrive_expect_tx(&smem.v_full[sv], v_bytes);
+              load_kv(kPaged ? &blk : nullptr, &maps.v, smem.v[sv], &smem.v_full[sv], jv, v_page);
+            } else {
+              if (leader) mbar_arrive_expect_tx(&smem.v_aux, v_bytes);
+              load_kv(kPaged ? &blk : nullptr, &maps.v, smem.v[sv], &smem.v_aux, jv, v_page);
+              mbar_wait(&smem.v_aux, v_aux_parity);
+              v_aux_parity ^= 1;
+              zero_tile_rows<kHeadDim, kBlockN, Element, kSwizzle>(smem.v[sv], rows_in_data, lane, 32);
+              fence_view_async_shared();  // each lane's zeros, before the consumers' wgmma (async proxy) reads
+              __syncwarp();
+              if (leader) mbar_arrive(&smem.v_full[sv]);
+            }
+          }
+          v_page = k_page;
+        }
+      };
+      // One loop per kind of cache: with the paged one's state in the contiguous loop too, ptxas
+      // spilled the producer's loop state at head dim 64 (its 24 registers after setmaxnreg).
+      if (paged) {
+        kv_blocks(std::true_type{});
+      } else {
+        kv_blocks(std::false_type{});
       }
+      kv.count += t.n_end - t.n_first;
     }
     // The last kQBuffers tiles' O (a buffer never used passes its first wait at once, owing nothing).
 #pragma unroll
@@ -309,7 +372,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
     }
-    tma_store_wait_all();  // the O stores are complete before the CTA exits
+    if (leader) tma_store_wait_all();  // the O stores are complete before the CTA exits
     return;
   }
 
@@ -530,80 +593,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     }
   }
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
-}
-
-// sm_count: the device's SMs (the persistent grid's size), looked up once by launch_fwd.
-template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile>
-cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t stream) {
-  using Traits = typename TraitsFor<kDType>::type;
-  using Element = typename Traits::Element;
-  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
-  constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
-  constexpr size_t kSmemBytes =
-      sizeof(VarlenOrder) +
-      sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages, kPolicy.q_buffers>) +
-      1024;
-  static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
-  constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
-  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kTile>;
-  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
-  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
-  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
-  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
-
-  FwdTensorMaps maps;
-  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
-  cudaError_t err = make_bshd_tensor_maps(
-      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
-        p.q_head_stride, kPolicy.block_m, p.head_dim},
-       {&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
-        p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
-       {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
-        p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v},
-       {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
-        p.o_head_stride, kPolicy.block_m, p.head_dim_v}},
-      kDType, t.batch, kSwizzle);
-  if (err != cudaSuccess) return err;
-  err = ensure_dynamic_smem<kernel>(kSmemBytes);
-  if (err != cudaSuccess) return err;
-  // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
-  // Pairs balance tiles of known cost; a packed batch's lengths are known on the GPU only, where
-  // its sorted order decides (tile_scheduler.cuh).
-  const bool pairs =
-      !t.varlen && TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
-  const TileScheduler<kCausal> scheduler(
-      p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs,
-      TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kPolicy.block_m));
-  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
-  // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
-  // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).
-  const int64_t walk = t.varlen ? items + static_cast<int64_t>(p.heads) * p.batch : items * scheduler.dense_tiles_per_item;
-  if (walk > INT32_MAX) return cudaErrorInvalidConfiguration;
-  const int grid = static_cast<int>(items > sm_count ? sm_count : items);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs);
-  return cudaGetLastError();
-}
-
-// The sm90a forward launcher registered for (dtype, head_dim, causal): the tile pick_fwd_tile
-// chooses for the call's shape (tile_policy.h), among those the head dim has.
-template <DType kDType, int kHeadDim, bool kCausal>
-cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
-  int sm_count = 0;
-  const cudaError_t err = multiprocessor_count(&sm_count);
-  if (err != cudaSuccess) return err;
-  const FwdTileKind tile =
-      pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile());
-  if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
-    if (tile == FwdTileKind::kFewTiles) {
-      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, sm_count, stream);
-    }
-  }
-  if constexpr (fwd_has_long_rows_tile(kHeadDim, kCausal)) {
-    if (tile == FwdTileKind::kLongRows) {
-      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, sm_count, stream);
-    }
-  }
-  return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kDefault>(p, sm_count, stream);
 }
 
 }  // namespace hopper

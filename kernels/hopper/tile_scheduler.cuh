@@ -56,12 +56,12 @@ struct VarlenOrder {
 // threads shared-memory reads (B = 512, 384 threads: ~700 each, about 2 us), run once per CTA.
 template <bool kCausal>
 __device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const int* cu_seqlens_k, const int* seqused_k,
-                                             int batch, int heads, int block_m, VarlenOrder& order) {
+                                             int max_seqlen_k, int batch, int heads, int block_m, VarlenOrder& order) {
   // Lengths as SeqInfo reads them (the pointers by value: a reference to the kernel's
   // __grid_constant__ parameters here made ptxas keep copies that the producer then spilled).
   auto seqlen_q_of = [&](int b) { return cu_seqlens_q[b + 1] - cu_seqlens_q[b]; };
   auto seqlen_k_of = [&](int b) {
-    const int n = cu_seqlens_k[b + 1] - cu_seqlens_k[b];
+    const int n = cu_seqlens_k != nullptr ? cu_seqlens_k[b + 1] - cu_seqlens_k[b] : max_seqlen_k;  // null: paged
     return seqused_k != nullptr ? min(n, seqused_k[b]) : n;
   };
   int* key = order.item_end;  // the sort keys live here until the items replace them

@@ -263,38 +263,47 @@ class _Features:
     AttentionFeatures): which instantiation runs (masked or not), the grid's batch and lengths,
     the kernels' strides for dense or packed tensors, and the tuple _C.fwd/_C.bwd take."""
 
-    __slots__ = ("masked", "batch", "seqlen_q", "seqlen_k", "varlen", "total_q", "total_k", "as_tuple")
+    __slots__ = ("masked", "batch", "seqlen_q", "seqlen_k", "varlen", "paged", "total_q", "total_k", "as_tuple")
 
     def __init__(self, q, k, causal, window_left, window_right, softcap, sink, cu_seqlens_q, cu_seqlens_k,
-                 seqused_k, max_seqlen_q, max_seqlen_k):
+                 seqused_k, max_seqlen_q, max_seqlen_k, block_table=None):
         if causal:
             window_right = 0  # FlashAttention: causal is the window (left, 0)
         self.masked = bool(causal or window_left >= 0 or window_right >= 0)
         self.varlen = cu_seqlens_q is not None
+        # A paged KV cache (sm90a forward only): k, v (num_pages, page_size, heads_kv, head_dim);
+        # max_seqlen_k is then the most keys the block table holds (AttentionFeatures::block_table).
+        self.paged = block_table is not None
         if self.varlen:
             self.batch = cu_seqlens_q.shape[0] - 1
             self.seqlen_q, self.seqlen_k = int(max_seqlen_q), int(max_seqlen_k)
-            self.total_q, self.total_k = q.shape[0], k.shape[0]
+            self.total_q, self.total_k = q.shape[0], 0 if self.paged else k.shape[0]
         else:
             self.batch, self.seqlen_q = q.shape[0], q.shape[1]
-            self.seqlen_k = k.shape[1]
+            self.seqlen_k = int(max_seqlen_k) if self.paged else k.shape[1]
             self.total_q = self.total_k = 0
         self.as_tuple = (k.shape[-2], int(window_left), int(window_right), float(softcap),
                          0 if sink is None else sink.data_ptr(),
                          0 if cu_seqlens_q is None else cu_seqlens_q.data_ptr(),
                          0 if cu_seqlens_k is None else cu_seqlens_k.data_ptr(),
                          0 if seqused_k is None else seqused_k.data_ptr(), self.total_q, self.total_k)
+        if self.paged:
+            self.as_tuple += (block_table.data_ptr(), block_table.stride(0), k.shape[1], k.shape[0])
 
     def strides(self, t):
         """(batch, row, head) element strides: a packed tensor has no batch stride."""
         return (0, t.stride(0), t.stride(1)) if self.varlen else t.stride()[:3]
+
+    def kv_strides(self, t):
+        """k's / v's strides: a paged cache's batch stride is its page stride."""
+        return t.stride()[:3] if self.paged else self.strides(t)
 
     def lse_shape(self, heads):
         return (heads, self.total_q) if self.varlen else (self.batch, heads, self.seqlen_q)
 
 
 _PLAIN = dict(window_left=-1, window_right=-1, softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None,
-              seqused_k=None, max_seqlen_q=0, max_seqlen_k=0)
+              seqused_k=None, max_seqlen_q=0, max_seqlen_k=0, block_table=None)
 
 
 def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, out_resid=None, **features) -> None:
@@ -313,7 +322,7 @@ def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, out_resid=Non
     _C.fwd(device, _arch_for(device), _DTYPE_NAMES[q.dtype],
            q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
            f.batch, heads, f.seqlen_q, f.seqlen_k, head_dim,
-           f.strides(q), f.strides(k), f.strides(v), f.strides(out),
+           f.strides(q), f.kv_strides(k), f.kv_strides(v), f.strides(out),
            softmax_scale, f.masked, _raw_stream(device), f.as_tuple,
            0 if out_resid is None else out_resid.data_ptr(), v.shape[-1])
 
@@ -407,6 +416,21 @@ def _backward(ctx, grad_out, grad_lse, _grad_out_resid):
 
 
 torch.library.register_autograd("flashcore::attention_fwd", _backward, setup_context=_setup_context)
+
+
+def paged_forward_into(q, k_cache, v_cache, out, lse, *, block_table, seqused_k, softmax_scale, window_size,
+                       softcap=0.0, cu_seqlens_q=None, max_seqlen_q=0) -> None:
+    """Forward only, on the sm90a kernel: attention of q over a paged KV cache (flashcore.kvcache
+    routes prefill-sized calls here; inputs already checked there). q / out: dense (B, Sq, Hq, D)
+    or packed (total_q, Hq, D) with cu_seqlens_q and max_seqlen_q; k_cache / v_cache (num_pages,
+    page_size, Hk, D), page_size a multiple of 16; block_table int32 (B, max_pages); seqused_k
+    int32 (B,): each sequence's keys, positions 0.. of its pages. window_size: (left, right), causal
+    being (left, 0), bottom-right aligned. lse: float32, (B, Hq, Sq) or (Hq, total_q), written.
+    Capturable: reads no device value."""
+    _launch(q, k_cache, v_cache, out, lse, False, float(softmax_scale), window_left=int(window_size[0]),
+            window_right=int(window_size[1]), softcap=float(softcap), cu_seqlens_q=cu_seqlens_q,
+            seqused_k=seqused_k, max_seqlen_q=int(max_seqlen_q),
+            max_seqlen_k=block_table.shape[1] * k_cache.shape[1], block_table=block_table)
 
 
 def attention_core(q, k, v, *, softmax_scale, causal, window_size=(-1, -1), softcap=0.0, sink=None,

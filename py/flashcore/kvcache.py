@@ -343,7 +343,7 @@ def flash_attn_with_kvcache(
     # the decode kernels (no rotary, whose positions must be checked before it runs) take the same
     # checks from one kernel in _launch: through torch ops they were half of an eager step.
     # Prefill-sized chunks into a contiguous cache run on the Hopper forward (see below).
-    on_forward = q.is_cuda and _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad)
+    on_forward = q.is_cuda and _prefill_on_forward_kernel(q, page_size, cache_batch_idx, cache_leftpad)
     checks_in_launch = q.is_cuda and rotary_cos is None and not on_forward
     capturing = _capturing(q)
     if not capturing and not checks_in_launch:
@@ -376,6 +376,16 @@ def flash_attn_with_kvcache(
             k_cache[rows, positions] = k
             v_cache[rows, positions] = v
     q = _attention._kernel_layout(q)
+    if on_forward and paged:
+        # The same over a paged cache: the forward loads K / V page by page through the block
+        # table (kernels/hopper/paged_kv.cuh).
+        out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+        lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
+        _attention.paged_forward_into(q, k_cache, v_cache, out, lse, block_table=block_table,
+                                      seqused_k=(cache_seqlens + seqlen_new).to(torch.int32),
+                                      softmax_scale=float(softmax_scale), window_size=(window_left, window_right),
+                                      softcap=float(softcap))
+        return (out, lse) if return_softmax_lse else out
     if on_forward:
         # Prefill-sized chunks into a contiguous cache: the Hopper forward (wgmma) reads the cache's
         # used prefix (seqused_k = lengths after the append; masks align to it) at the forward's
@@ -399,14 +409,41 @@ def flash_attn_with_kvcache(
     return (out, lse) if return_softmax_lse else out
 
 
-# Query rows from which a contiguous-cache call runs on the Hopper forward kernel instead of the
-# decode kernel: one full query tile of the forward (its tile policy's block_m).
+# Query rows from which a call runs on the Hopper forward kernel instead of the decode kernel: one
+# full query tile of the forward (its tile policy's block_m). A packed batch over a paged cache
+# (paged_attention_varlen_into) goes there when its sequences average PAGED_VARLEN_MIN_MEAN_ROWS
+# query rows: the forward gives each sequence whole 128-row tiles over all its keys, where the
+# decode kernel packs a GQA group's rows and splits long key ranges over SMs. Measured (H100, 16
+# sequences of 4096 keys in pages of 16, Hq32 Hk8 d128, causal; forward / decode kernel time):
+# 3.9x at 1 query row a sequence, 2.3x at 32, 1.21x at 64, 0.62x at 128, 0.59x at 256
+# (docs/results/2026-11-25-h100-session20.md).
 PREFILL_MIN_QUERY_ROWS = 128
+PAGED_VARLEN_MIN_MEAN_ROWS = 128
+# Page sizes the forward's paged loads take (kernels/hopper/paged_kv.cuh: boxes of whole 16-row
+# swizzle atoms); other sizes stay on the decode kernel, which takes any.
+PAGED_FORWARD_PAGE_MULTIPLE = 16
+# Test-only: None lets the rules above choose; True / False sends every eligible call (sm90a, a
+# page size the forward takes, no cache_batch_idx / cache_leftpad) to the forward / decode kernel.
+_forced_forward = None
 
 
-def _prefill_on_forward_kernel(q, paged, cache_batch_idx, cache_leftpad) -> bool:
-    return (q.shape[1] >= PREFILL_MIN_QUERY_ROWS and not paged and cache_batch_idx is None
-            and cache_leftpad is None and _device_arch(q.get_device()) == "sm90a")
+def _set_forced_forward(value):
+    global _forced_forward
+    _forced_forward = value
+
+
+def _prefill_on_forward_kernel(q, page_size, cache_batch_idx, cache_leftpad, mean_rows=None) -> bool:
+    """Whether a call runs on the Hopper forward: page_size None for a contiguous cache;
+    mean_rows (packed calls) the mean query rows per sequence, else q's S_new_q decides."""
+    if (cache_batch_idx is not None or cache_leftpad is not None
+            or (page_size is not None and page_size % PAGED_FORWARD_PAGE_MULTIPLE != 0)
+            or _device_arch(q.get_device()) != "sm90a"):
+        return False
+    if _forced_forward is not None:
+        return _forced_forward
+    if mean_rows is not None:
+        return mean_rows >= PAGED_VARLEN_MIN_MEAN_ROWS
+    return q.shape[1] >= PREFILL_MIN_QUERY_ROWS
 
 
 @functools.lru_cache(maxsize=64)
@@ -511,6 +548,14 @@ def paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused_k, cu_
                             or not lse.is_contiguous()):
         raise ValueError("%s: lse must be a contiguous float32 (heads, total_q) tensor" % fn)
     window_left, window_right = _check_window(window_size, causal, fn)
+    if q.is_cuda and _prefill_on_forward_kernel(q, page_size, None, None, mean_rows=total_q / batch):
+        _attention.paged_forward_into(
+            q, k_cache, v_cache, out,
+            lse if lse is not None else torch.empty((heads, total_q), dtype=torch.float32, device=q.device),
+            block_table=block_table, seqused_k=seqused_k, softmax_scale=float(softmax_scale),
+            window_size=(window_left, window_right), softcap=float(softcap), cu_seqlens_q=cu_seqlens_q,
+            max_seqlen_q=int(max_seqlen_q))
+        return
     _launch(q, k_cache, v_cache, out, lse, cache_seqlens=seqused_k, seqlen_new=0, block_table=block_table,
             cache_batch_idx=None, cache_leftpad=None, cu_seqlens_q=cu_seqlens_q, batch=batch,
             seqlen_q=int(max_seqlen_q), capacity=block_table.shape[1] * page_size,

@@ -236,11 +236,73 @@ def chunked_prefill(args, torch, flashcore, results, dtype):
     for name, us in row["us"].items():
         row["tflops"][name] = flops / us / 1e6
     row["ratio_kvcache_over_plain"] = row["tflops"]["flashcore_kvcache"] / row["tflops"]["flashcore_plain_fwd"]
-    results.append(row)
     print("%s | kvcache %.1f us %.0f TF/s | plain fwd %.1f us %.0f TF/s | ratio %.2f | maxdiff %.3g" % (
         row["shape"], row["us"]["flashcore_kvcache"], row["tflops"]["flashcore_kvcache"],
         row["us"]["flashcore_plain_fwd"], row["tflops"]["flashcore_plain_fwd"], row["ratio_kvcache_over_plain"],
         row["errors"]["kvcache_vs_plain_maxdiff"]), flush=True)
+    # The same keys in shuffled pages: the default route (sm90a: the forward's paged loads) and the
+    # decode kernel forced, where the build has the switch.
+    from flashcore import kvcache
+    gen = torch.Generator().manual_seed(5)
+    for ps in (16, 256):
+        table = page_table(b, sk, ps, gen, "cuda")
+        kc, vc = scatter_pages(k, table, ps), scatter_pages(v, table, ps)
+        routes = [("", None)] + ([("_decode_kernel", False)] if hasattr(kvcache, "_set_forced_forward") else [])
+        for suffix, forced in routes:
+            name = "flashcore_kvcache_page%d%s" % (ps, suffix)
+            if forced is not None:
+                kvcache._set_forced_forward(forced)
+            try:
+                def paged(kc=kc, vc=vc, table=table):
+                    return flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, block_table=table, causal=True)
+                row["errors"][name + "_vs_plain_maxdiff"] = (paged().float() - out_plain.float()).abs().max().item()
+                row["us"][name] = graph_time_us(paged, args.calls, args.reps)
+            finally:
+                if forced is not None:
+                    kvcache._set_forced_forward(None)
+            row["tflops"][name] = flops / row["us"][name] / 1e6
+            print("    %-40s %8.1f us %5.0f TF/s  %.2f of the plain forward  (maxdiff %.3g)" % (
+                name, row["us"][name], row["tflops"][name], row["tflops"][name] / row["tflops"]["flashcore_plain_fwd"],
+                row["errors"][name + "_vs_plain_maxdiff"]), flush=True)
+        del kc, vc
+    results.append(row)
+
+
+def paged_varlen_routes(args, torch, flashcore, results, dtype):
+    # Packed batches over a paged cache (page 16; 16 sequences of 4096 keys, Hq32 Hk8 d128, causal):
+    # the forward against the decode kernel at equal query rows per sequence, for the routing rule
+    # (kvcache.PAGED_VARLEN_MIN_MEAN_ROWS). Times in us (CUDA-graph replay).
+    from flashcore import kvcache
+    b, hq, hk, d, sk, ps = 16, 32, 8, 128, 4096, 16
+    gen = torch.Generator().manual_seed(9)
+    table = page_table(b, sk, ps, gen, "cuda")
+    kc = scatter_pages(torch.randn(b, sk, hk, d, device="cuda", dtype=dtype), table, ps)
+    vc = scatter_pages(torch.randn(b, sk, hk, d, device="cuda", dtype=dtype), table, ps)
+    used = torch.full((b,), sk, dtype=torch.int32, device="cuda")
+    print("paged varlen, %d sequences of %d keys, page %d, Hq%d Hk%d d%d causal: forward / decode kernel" % (
+        b, sk, ps, hq, hk, d), flush=True)
+    for rows in (1, 8, 16, 32, 64, 128, 256):
+        q = torch.randn(b * rows, hq, d, device="cuda", dtype=dtype)
+        cu = torch.arange(0, b * rows + 1, rows, dtype=torch.int32, device="cuda")
+        out = torch.empty_like(q)
+        row = {"shape": "paged varlen B%d q%d k%d page%d Hq%d Hk%d d%d causal" % (b, rows, sk, ps, hq, hk, d), "us": {}}
+        outs = {}
+        for name, forced in (("forward", True), ("decode_kernel", False)):
+            kvcache._set_forced_forward(forced)
+            try:
+                def call():
+                    kvcache.paged_attention_varlen_into(q, kc, vc, table, used, cu, rows, out, None,
+                                                        softmax_scale=d ** -0.5, causal=True)
+                call()
+                outs[name] = out.clone()
+                row["us"][name] = graph_time_us(call, args.calls, args.reps)
+            finally:
+                kvcache._set_forced_forward(None)
+        row["maxdiff"] = (outs["forward"].float() - outs["decode_kernel"].float()).abs().max().item()
+        results.append(row)
+        print("    q %4d rows a sequence: forward %8.1f us, decode kernel %8.1f us, forward/decode %.2f (maxdiff %.3g)" % (
+            rows, row["us"]["forward"], row["us"]["decode_kernel"], row["us"]["forward"] / row["us"]["decode_kernel"],
+            row["maxdiff"]), flush=True)
 
 
 def parse(argv):
@@ -251,6 +313,7 @@ def parse(argv):
     p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
     p.add_argument("--no_prefill", action="store_true")
+    p.add_argument("--prefill_only", action="store_true", help="only the chunked prefill rows and the paged varlen routes")
     p.add_argument("--split_ab", action="store_true",
                    help="time the heuristic, one-CTA-per-SM and two-CTAs-per-SM split counts of every layout "
                         "interleaved per row instead of the backend table; no SDPA, no prefill")
@@ -274,9 +337,11 @@ def main(argv=None):
         with open(os.path.join(args.out_dir, "decode_split_ab.json"), "w") as f:
             json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)
         return 0
-    decode_rows(args, torch, flashcore, results, bw, torch.bfloat16)
+    if not args.prefill_only:
+        decode_rows(args, torch, flashcore, results, bw, torch.bfloat16)
     if not args.no_prefill:
         chunked_prefill(args, torch, flashcore, results, torch.bfloat16)
+        paged_varlen_routes(args, torch, flashcore, results, torch.bfloat16)
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "decode.json"), "w") as f:
         json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)

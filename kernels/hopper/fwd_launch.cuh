@@ -1,0 +1,114 @@
+// The Hopper forward's host side: tensor maps, shared-memory opt-in and the persistent grid for
+// one tile policy (launch_fwd_tile), and the registered launcher that picks the tile for a call's
+// shape (launch_fwd; kernels/defs.bzl instantiates it per (dtype, head dim, causal)).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/flash_fwd_api.h"
+#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/paged_kv.cuh"
+#include "kernels/hopper/tensor_map.h"
+#include "kernels/hopper/tile_policy.h"
+
+namespace flashcore {
+namespace hopper {
+
+// sm_count: the device's SMs (the persistent grid's size), looked up once by launch_fwd.
+template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile>
+cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t stream) {
+  using Traits = typename TraitsFor<kDType>::type;
+  using Element = typename Traits::Element;
+  constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
+  constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
+  constexpr size_t kSmemBytes =
+      sizeof(VarlenOrder) +
+      sizeof(FwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages, kPolicy.q_buffers>) +
+      1024;
+  static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
+  constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
+  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kTile>;
+  if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
+  if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
+  if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
+  if (p.heads_kv <= 0 || p.heads % p.heads_kv != 0) return cudaErrorInvalidValue;
+
+  FwdTensorMaps maps;
+  const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
+  cudaError_t err = make_bshd_tensor_maps(
+      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
+        p.q_head_stride, kPolicy.block_m, p.head_dim},
+       {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
+        p.o_head_stride, kPolicy.block_m, p.head_dim_v}},
+      kDType, t.batch, kSwizzle);
+  if (err != cudaSuccess) return err;
+  if (p.block_table != nullptr) {
+    // A paged cache: num_pages batch entries of page_size rows, boxes that stay inside a page
+    // (paged_kv.cuh); the batch strides are the page strides.
+    if (p.page_size < kPagedMinPageSize || p.page_size % kPagedMinPageSize != 0 || p.num_pages <= 0 ||
+        p.seqused_k == nullptr || p.cu_seqlens_k != nullptr) {
+      return cudaErrorInvalidValue;
+    }
+    const int box_rows = paged_box_rows(kPolicy.block_n, p.page_size);
+    err = make_bshd_tensor_maps(
+        {{&maps.k, p.k, p.page_size, p.heads_kv, p.k_batch_stride, p.k_row_stride, p.k_head_stride, box_rows,
+          p.head_dim},
+         {&maps.v, p.v, p.page_size, p.heads_kv, p.v_batch_stride, p.v_row_stride, p.v_head_stride, box_rows,
+          p.head_dim_v}},
+        kDType, p.num_pages, kSwizzle);
+  } else {
+    err = make_bshd_tensor_maps(
+        {{&maps.k, p.k, t.rows_k, p.heads_kv, t.batch_stride(p.k_batch_stride, p.k_row_stride, t.rows_k),
+          p.k_row_stride, p.k_head_stride, kPolicy.block_n, p.head_dim},
+         {&maps.v, p.v, t.rows_k, p.heads_kv, t.batch_stride(p.v_batch_stride, p.v_row_stride, t.rows_k),
+          p.v_row_stride, p.v_head_stride, kPolicy.block_n, p.head_dim_v}},
+        kDType, t.batch, kSwizzle);
+  }
+  if (err != cudaSuccess) return err;
+  err = ensure_dynamic_smem<kernel>(kSmemBytes);
+  if (err != cudaSuccess) return err;
+  // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
+  // Pairs balance tiles of known cost; a packed batch's lengths are known on the GPU only, where
+  // its sorted order decides (tile_scheduler.cuh).
+  const bool pairs =
+      !t.varlen && TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
+  const TileScheduler<kCausal> scheduler(
+      p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs,
+      TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kPolicy.block_m));
+  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
+  // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
+  // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).
+  const int64_t walk = t.varlen ? items + static_cast<int64_t>(p.heads) * p.batch : items * scheduler.dense_tiles_per_item;
+  if (walk > INT32_MAX) return cudaErrorInvalidConfiguration;
+  const int grid = static_cast<int>(items > sm_count ? sm_count : items);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs);
+  return cudaGetLastError();
+}
+
+// The sm90a forward launcher registered for (dtype, head_dim, causal): the tile pick_fwd_tile
+// chooses for the call's shape (tile_policy.h), among those the head dim has.
+template <DType kDType, int kHeadDim, bool kCausal>
+cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
+  int sm_count = 0;
+  const cudaError_t err = multiprocessor_count(&sm_count);
+  if (err != cudaSuccess) return err;
+  const FwdTileKind tile =
+      pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile());
+  if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
+    if (tile == FwdTileKind::kFewTiles) {
+      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, sm_count, stream);
+    }
+  }
+  if constexpr (fwd_has_long_rows_tile(kHeadDim, kCausal)) {
+    if (tile == FwdTileKind::kLongRows) {
+      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, sm_count, stream);
+    }
+  }
+  return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kDefault>(p, sm_count, stream);
+}
+
+}  // namespace hopper
+}  // namespace flashcore
