@@ -633,6 +633,43 @@ def test_compute_sanitizer_paged_case(tool, tmp_path):
     run_sanitizer(tool, SANITIZER_CASE, "decode", tmp_path)
 
 
+# The Hopper forward over pages: pages of 16 (eight boxes a key block) and 48 (16-row boxes that
+# step across pages), a prefill chunk ending inside a block (V's patched rows, zeroed by the whole
+# producer warp), and a packed batch with a keyless sequence.
+FORWARD_SANITIZER_CASE = textwrap.dedent("""
+    import torch, flashcore
+    from flashcore import kvcache
+    torch.manual_seed(0)
+    dt, hk, d = torch.bfloat16, 2, 128
+    for ps in (16, 48):
+        pages = -(-700 // ps)
+        kc = torch.randn(2 * pages + 1, ps, hk, d, device="cuda").to(dt)
+        vc = torch.randn(2 * pages + 1, ps, hk, d, device="cuda").to(dt)
+        bt = torch.randperm(2 * pages + 1, device="cuda")[:2 * pages].view(2, pages).to(torch.int32)
+        q = torch.randn(2, 130, 8, d, device="cuda").to(dt)
+        k = torch.randn(2, 130, hk, d, device="cuda").to(dt)
+        v = torch.randn(2, 130, hk, d, device="cuda").to(dt)
+        lens = torch.tensor([300, 521], dtype=torch.int32, device="cuda")
+        out = flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, block_table=bt, causal=True)
+        cu = torch.tensor([0, 130, 131, 400], dtype=torch.int32, device="cuda")
+        used = torch.tensor([430, 0, 651], dtype=torch.int32, device="cuda")
+        qv = torch.randn(400, 8, d, device="cuda").to(dt)
+        bt3 = torch.cat([bt, bt[:1]]).contiguous()
+        kvcache._set_forced_forward(True)
+        kvcache.paged_attention_varlen_into(qv, kc, vc, bt3, used, cu, 269, torch.empty_like(qv), None,
+                                            softmax_scale=d ** -0.5, causal=True)
+        kvcache._set_forced_forward(None)
+    torch.cuda.synchronize()
+    print("sanitizer case done")
+""")
+
+
+@pytest.mark.skipif(not ON_SM90A, reason="the paged forward is sm90a's")
+@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
+def test_compute_sanitizer_paged_forward(tool, tmp_path):
+    run_sanitizer(tool, FORWARD_SANITIZER_CASE, "fwd_kernel", tmp_path)
+
+
 if __name__ == "__main__":
     check_expected_gpu()
     sys.exit(pytest.main([__file__, "-q", "-rs", "-p", "no:cacheprovider"]
