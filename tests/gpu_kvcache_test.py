@@ -490,6 +490,25 @@ def test_errors_name_the_argument_on_gpu():
 
 
 
+def test_errors_name_the_argument_on_the_forward_path():
+    # A prefill chunk over pages (the Hopper forward on sm90a): the eager length and table checks
+    # run before the append and the launch, as on the decode path; the cache is left as it was.
+    c = Case(batch=2, page_size=16, s_new=130, capacity=400, seed=3)
+    if ON_SM90A:
+        assert kvcache._prefill_on_forward_kernel(c.q, 16, None, None), "not routed to the forward"
+    kc, vc = c.k_cache.clone(), c.v_cache.clone()
+    with pytest.raises(ValueError, match="block_table too short"):
+        flashcore.flash_attn_with_kvcache(c.q, kc, vc, c.k_new, c.v_new,
+                                          cache_seqlens=torch.tensor([400 - 129, 0], dtype=torch.int32, device=DEV),
+                                          block_table=c.block_table)
+    bad = c.block_table.clone()
+    bad[0, 0] = 10**6
+    with pytest.raises(ValueError, match="block_table names a page outside"):
+        flashcore.flash_attn_with_kvcache(c.q, kc, vc, c.k_new, c.v_new, cache_seqlens=c.cache_seqlens,
+                                          block_table=bad)
+    assert torch.equal(bits(kc), bits(c.k_cache)) and torch.equal(bits(vc), bits(c.v_cache))
+
+
 I32 = torch.int32
 
 
