@@ -418,21 +418,6 @@ def _backward(ctx, grad_out, grad_lse, _grad_out_resid):
 torch.library.register_autograd("flashcore::attention_fwd", _backward, setup_context=_setup_context)
 
 
-def paged_forward_into(q, k_cache, v_cache, out, lse, *, block_table, seqused_k, softmax_scale, window_size,
-                       softcap=0.0, cu_seqlens_q=None, max_seqlen_q=0) -> None:
-    """Forward only, on the sm90a kernel: attention of q over a paged KV cache (flashcore.kvcache
-    routes prefill-sized calls here; inputs already checked there). q / out: dense (B, Sq, Hq, D)
-    or packed (total_q, Hq, D) with cu_seqlens_q and max_seqlen_q; k_cache / v_cache (num_pages,
-    page_size, Hk, D), page_size a multiple of 16; block_table int32 (B, max_pages); seqused_k
-    int32 (B,): each sequence's keys, positions 0.. of its pages. window_size: (left, right), causal
-    being (left, 0), bottom-right aligned. lse: float32, (B, Hq, Sq) or (Hq, total_q), written.
-    Capturable: reads no device value."""
-    _launch(q, k_cache, v_cache, out, lse, False, float(softmax_scale), window_left=int(window_size[0]),
-            window_right=int(window_size[1]), softcap=float(softcap), cu_seqlens_q=cu_seqlens_q,
-            seqused_k=seqused_k, max_seqlen_q=int(max_seqlen_q),
-            max_seqlen_k=block_table.shape[1] * k_cache.shape[1], block_table=block_table)
-
-
 def attention_core(q, k, v, *, softmax_scale, causal, window_size=(-1, -1), softcap=0.0, sink=None,
                    cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_seqlen_q=None, max_seqlen_k=None,
                    deterministic=False):

@@ -381,10 +381,10 @@ def flash_attn_with_kvcache(
         # table (kernels/hopper/paged_kv.cuh).
         out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
         lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
-        _attention.paged_forward_into(q, k_cache, v_cache, out, lse, block_table=block_table,
-                                      seqused_k=(cache_seqlens + seqlen_new).to(torch.int32),
-                                      softmax_scale=float(softmax_scale), window_size=(window_left, window_right),
-                                      softcap=float(softcap))
+        _paged_forward_into(q, k_cache, v_cache, out, lse, block_table=block_table,
+                            seqused_k=(cache_seqlens + seqlen_new).to(torch.int32),
+                            softmax_scale=float(softmax_scale), window_size=(window_left, window_right),
+                            softcap=float(softcap))
         return (out, lse) if return_softmax_lse else out
     if on_forward:
         # Prefill-sized chunks into a contiguous cache: the Hopper forward (wgmma) reads the cache's
@@ -444,6 +444,21 @@ def _prefill_on_forward_kernel(q, page_size, cache_batch_idx, cache_leftpad, mea
     if mean_rows is not None:
         return mean_rows >= PAGED_VARLEN_MIN_MEAN_ROWS
     return q.shape[1] >= PREFILL_MIN_QUERY_ROWS
+
+
+def _paged_forward_into(q, k_cache, v_cache, out, lse, *, block_table, seqused_k, softmax_scale, window_size,
+                        softcap=0.0, cu_seqlens_q=None, max_seqlen_q=0) -> None:
+    """Forward only, on the sm90a kernel: attention of q over a paged KV cache
+    (flash_attn_with_kvcache and paged_attention_varlen_into send prefill-sized calls here, their
+    inputs checked). q / out: dense (B, Sq, Hq, D) or packed (total_q, Hq, D) with cu_seqlens_q
+    and max_seqlen_q; k_cache / v_cache (num_pages, page_size, Hk, D), page_size a multiple of 16;
+    block_table int32 (B, max_pages); seqused_k int32 (B,): each sequence's keys, positions 0.. of
+    its pages. window_size: (left, right), causal being (left, 0), bottom-right aligned. lse:
+    float32, (B, Hq, Sq) or (Hq, total_q), written. Capturable: reads no device value."""
+    _attention._launch(q, k_cache, v_cache, out, lse, False, float(softmax_scale),
+                       window_left=int(window_size[0]), window_right=int(window_size[1]), softcap=float(softcap),
+                       cu_seqlens_q=cu_seqlens_q, seqused_k=seqused_k, max_seqlen_q=int(max_seqlen_q),
+                       max_seqlen_k=block_table.shape[1] * k_cache.shape[1], block_table=block_table)
 
 
 @functools.lru_cache(maxsize=64)
@@ -549,7 +564,7 @@ def paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused_k, cu_
         raise ValueError("%s: lse must be a contiguous float32 (heads, total_q) tensor" % fn)
     window_left, window_right = _check_window(window_size, causal, fn)
     if q.is_cuda and _prefill_on_forward_kernel(q, page_size, None, None, mean_rows=total_q / batch):
-        _attention.paged_forward_into(
+        _paged_forward_into(
             q, k_cache, v_cache, out,
             lse if lse is not None else torch.empty((heads, total_q), dtype=torch.float32, device=q.device),
             block_table=block_table, seqused_k=seqused_k, softmax_scale=float(softmax_scale),
