@@ -261,18 +261,22 @@ if __name__ == "__main__":
 
 def test_which_calls_run_on_the_hopper_forward(monkeypatch):
     # kvcache._prefill_on_forward_kernel: sm90a only; contiguous caches and pages of a multiple of
-    # 16; no cache_batch_idx / cache_leftpad; S_new_q >= 128 (dense) or a mean of >= 128 query rows
-    # a sequence (packed); the test-only switch overrides the row rule only.
+    # 16; no cache_batch_idx / cache_leftpad; S_new_q (dense) or the mean query rows a sequence
+    # (packed) >= 128 for contiguous caches, >= 96 for pages of 16, >= 64 for larger pages; the
+    # test-only switch overrides the row rule only.
     arch = ["sm90a"]
     monkeypatch.setattr(kvcache, "_device_arch", lambda device: arch[0])
     on = kvcache._prefill_on_forward_kernel
     q = lambda s: torch.empty(2, s, 4, 64)
     idx = torch.zeros(2, dtype=I32)
     assert on(q(128), None, None, None) and not on(q(127), None, None, None)
-    assert on(q(300), 16, None, None) and on(q(300), 48, None, None) and on(q(300), 256, None, None)
+    assert on(q(96), 16, None, None) and not on(q(95), 16, None, None)
+    assert on(q(64), 32, None, None) and on(q(64), 48, None, None) and on(q(64), 256, None, None)
+    assert not on(q(63), 32, None, None) and not on(q(63), 256, None, None)
     assert not on(q(300), 8, None, None) and not on(q(300), 24, None, None)
     assert not on(q(300), None, idx, None) and not on(q(300), 16, None, idx)
-    assert on(q(1), 16, None, None, mean_rows=128) and not on(q(1), 16, None, None, mean_rows=127.5)
+    assert on(q(1), 16, None, None, mean_rows=96) and not on(q(1), 16, None, None, mean_rows=95.5)
+    assert on(q(1), 64, None, None, mean_rows=64) and not on(q(300), 64, None, None, mean_rows=63.5)
     try:
         kvcache._set_forced_forward(True)
         assert on(q(1), 16, None, None) and not on(q(1), 8, None, None)

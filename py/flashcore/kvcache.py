@@ -409,16 +409,16 @@ def flash_attn_with_kvcache(
     return (out, lse) if return_softmax_lse else out
 
 
-# Query rows from which a call runs on the Hopper forward kernel instead of the decode kernel: one
-# full query tile of the forward (its tile policy's block_m). A packed batch over a paged cache
-# (paged_attention_varlen_into) goes there when its sequences average PAGED_VARLEN_MIN_MEAN_ROWS
-# query rows: the forward gives each sequence whole 128-row tiles over all its keys, where the
-# decode kernel packs a GQA group's rows and splits long key ranges over SMs. Measured (H100, 16
-# sequences of 4096 keys in pages of 16, Hq32 Hk8 d128, causal; forward / decode kernel time):
-# 3.9x at 1 query row a sequence, 2.3x at 32, 1.21x at 64, 0.62x at 128, 0.59x at 256
-# (docs/results/2026-11-25-h100-session20.md).
+# Query rows from which a call runs on the Hopper forward kernel instead of the decode kernel
+# (S_new_q of a dense call, the mean rows a sequence of a packed one). The forward gives each
+# sequence whole 128-row tiles over all its keys, where the decode kernel packs a GQA group's rows
+# and splits long key ranges over SMs. Contiguous caches: one full query tile of the forward (its
+# tile policy's block_m). Paged caches, measured (H100, 16 sequences of 4096 keys, Hq32 Hk8 d128,
+# causal; forward / decode kernel time, docs/results/2026-11-25-h100-session20.md): pages of 16
+# 1.20x at 64 rows, 0.81x at 96; pages of 32 / 64 / 256 0.95-1.03x at 48, 0.72-0.77x at 64.
 PREFILL_MIN_QUERY_ROWS = 128
-PAGED_VARLEN_MIN_MEAN_ROWS = 128
+PAGED_MIN_QUERY_ROWS = 64
+PAGED_16_MIN_QUERY_ROWS = 96  # pages of 16: eight copies a key block per tensor and column block
 # Page sizes the forward's paged loads take (kernels/hopper/paged_kv.cuh: boxes of whole 16-row
 # swizzle atoms); other sizes stay on the decode kernel, which takes any.
 PAGED_FORWARD_PAGE_MULTIPLE = 16
@@ -441,9 +441,10 @@ def _prefill_on_forward_kernel(q, page_size, cache_batch_idx, cache_leftpad, mea
         return False
     if _forced_forward is not None:
         return _forced_forward
-    if mean_rows is not None:
-        return mean_rows >= PAGED_VARLEN_MIN_MEAN_ROWS
-    return q.shape[1] >= PREFILL_MIN_QUERY_ROWS
+    rows = q.shape[1] if mean_rows is None else mean_rows
+    if page_size is None:
+        return rows >= PREFILL_MIN_QUERY_ROWS
+    return rows >= (PAGED_16_MIN_QUERY_ROWS if page_size == 16 else PAGED_MIN_QUERY_ROWS)
 
 
 def _paged_forward_into(q, k_cache, v_cache, out, lse, *, block_table, seqused_k, softmax_scale, window_size,

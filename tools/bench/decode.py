@@ -269,40 +269,43 @@ def chunked_prefill(args, torch, flashcore, results, dtype):
 
 
 def paged_varlen_routes(args, torch, flashcore, results, dtype):
-    # Packed batches over a paged cache (page 16; 16 sequences of 4096 keys, Hq32 Hk8 d128, causal):
-    # the forward against the decode kernel at equal query rows per sequence, for the routing rule
-    # (kvcache.PAGED_VARLEN_MIN_MEAN_ROWS). Times in us (CUDA-graph replay).
+    # Packed batches over a paged cache (16 sequences of 4096 keys, Hq32 Hk8 d128, causal): the
+    # forward against the decode kernel at equal query rows per sequence, per page size, for the
+    # routing rule (kvcache.PAGED_MIN_QUERY_ROWS). Times in us (CUDA-graph replay).
     from flashcore import kvcache
-    b, hq, hk, d, sk, ps = 16, 32, 8, 128, 4096, 16
-    gen = torch.Generator().manual_seed(9)
-    table = page_table(b, sk, ps, gen, "cuda")
-    kc = scatter_pages(torch.randn(b, sk, hk, d, device="cuda", dtype=dtype), table, ps)
-    vc = scatter_pages(torch.randn(b, sk, hk, d, device="cuda", dtype=dtype), table, ps)
-    used = torch.full((b,), sk, dtype=torch.int32, device="cuda")
-    print("paged varlen, %d sequences of %d keys, page %d, Hq%d Hk%d d%d causal: forward / decode kernel" % (
-        b, sk, ps, hq, hk, d), flush=True)
-    for rows in (1, 8, 16, 32, 64, 128, 256):
-        q = torch.randn(b * rows, hq, d, device="cuda", dtype=dtype)
-        cu = torch.arange(0, b * rows + 1, rows, dtype=torch.int32, device="cuda")
-        out = torch.empty_like(q)
-        row = {"shape": "paged varlen B%d q%d k%d page%d Hq%d Hk%d d%d causal" % (b, rows, sk, ps, hq, hk, d), "us": {}}
-        outs = {}
-        for name, forced in (("forward", True), ("decode_kernel", False)):
-            kvcache._set_forced_forward(forced)
-            try:
-                def call():
-                    kvcache.paged_attention_varlen_into(q, kc, vc, table, used, cu, rows, out, None,
-                                                        softmax_scale=d ** -0.5, causal=True)
-                call()
-                outs[name] = out.clone()
-                row["us"][name] = graph_time_us(call, args.calls, args.reps)
-            finally:
-                kvcache._set_forced_forward(None)
-        row["maxdiff"] = (outs["forward"].float() - outs["decode_kernel"].float()).abs().max().item()
-        results.append(row)
-        print("    q %4d rows a sequence: forward %8.1f us, decode kernel %8.1f us, forward/decode %.2f (maxdiff %.3g)" % (
-            rows, row["us"]["forward"], row["us"]["decode_kernel"], row["us"]["forward"] / row["us"]["decode_kernel"],
-            row["maxdiff"]), flush=True)
+    b, hq, hk, d, sk = 16, 32, 8, 128, 4096
+    for ps in args.route_pages:
+        gen = torch.Generator().manual_seed(9)
+        table = page_table(b, sk, ps, gen, "cuda")
+        kc = scatter_pages(torch.randn(b, sk, hk, d, device="cuda", dtype=dtype), table, ps)
+        vc = scatter_pages(torch.randn(b, sk, hk, d, device="cuda", dtype=dtype), table, ps)
+        used = torch.full((b,), sk, dtype=torch.int32, device="cuda")
+        print("paged varlen, %d sequences of %d keys, page %d, Hq%d Hk%d d%d causal: forward / decode kernel" % (
+            b, sk, ps, hq, hk, d), flush=True)
+        for rows in args.route_rows:
+            q = torch.randn(b * rows, hq, d, device="cuda", dtype=dtype)
+            cu = torch.arange(0, b * rows + 1, rows, dtype=torch.int32, device="cuda")
+            out = torch.empty_like(q)
+            row = {"shape": "paged varlen B%d q%d k%d page%d Hq%d Hk%d d%d causal" % (b, rows, sk, ps, hq, hk, d),
+                   "us": {}}
+            outs = {}
+            for name, forced in (("forward", True), ("decode_kernel", False)):
+                kvcache._set_forced_forward(forced)
+                try:
+                    def call():
+                        kvcache.paged_attention_varlen_into(q, kc, vc, table, used, cu, rows, out, None,
+                                                            softmax_scale=d ** -0.5, causal=True)
+                    call()
+                    outs[name] = out.clone()
+                    row["us"][name] = graph_time_us(call, args.calls, args.reps)
+                finally:
+                    kvcache._set_forced_forward(None)
+            row["maxdiff"] = (outs["forward"].float() - outs["decode_kernel"].float()).abs().max().item()
+            results.append(row)
+            print("    q %4d rows a sequence: forward %8.1f us, decode kernel %8.1f us, forward/decode %.2f "
+                  "(maxdiff %.3g)" % (rows, row["us"]["forward"], row["us"]["decode_kernel"],
+                                      row["us"]["forward"] / row["us"]["decode_kernel"], row["maxdiff"]), flush=True)
+        del kc, vc
 
 
 def parse(argv):
@@ -314,12 +317,17 @@ def parse(argv):
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
     p.add_argument("--no_prefill", action="store_true")
     p.add_argument("--prefill_only", action="store_true", help="only the chunked prefill rows and the paged varlen routes")
+    p.add_argument("--routes_only", action="store_true", help="only the paged varlen routing rows")
+    p.add_argument("--route_pages", default="16", help="page sizes of the paged varlen routing rows")
+    p.add_argument("--route_rows", default="1,8,16,32,64,128,256", help="query rows a sequence of those rows")
     p.add_argument("--split_ab", action="store_true",
                    help="time the heuristic, one-CTA-per-SM and two-CTAs-per-SM split counts of every layout "
                         "interleaved per row instead of the backend table; no SDPA, no prefill")
     p.add_argument("--ab_rounds", type=int, default=3, help="interleaved rounds of --split_ab (median kept)")
     args = p.parse_args(argv)
     args.sweep_splits = [int(x) for x in args.sweep_splits.split(",") if x]
+    args.route_pages = [int(x) for x in args.route_pages.split(",") if x]
+    args.route_rows = [int(x) for x in args.route_rows.split(",") if x]
     return args
 
 
@@ -337,10 +345,11 @@ def main(argv=None):
         with open(os.path.join(args.out_dir, "decode_split_ab.json"), "w") as f:
             json.dump({"device": name, "hbm_bytes_per_s": bw, "torch": torch.__version__, "rows": results}, f, indent=1)
         return 0
-    if not args.prefill_only:
+    if not (args.prefill_only or args.routes_only):
         decode_rows(args, torch, flashcore, results, bw, torch.bfloat16)
-    if not args.no_prefill:
+    if not (args.no_prefill or args.routes_only):
         chunked_prefill(args, torch, flashcore, results, torch.bfloat16)
+    if not args.no_prefill:
         paged_varlen_routes(args, torch, flashcore, results, torch.bfloat16)
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "decode.json"), "w") as f:
