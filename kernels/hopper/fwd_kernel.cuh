@@ -299,15 +299,18 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       // lane reading its box's page of a block before its K (paged_kv.cuh), kept for its V.
       const int* table_row = paged ? p.block_table + static_cast<int64_t>(t.batch) * p.block_table_stride : nullptr;
       auto paged_block = [&](int j) { return PagedBlock(p.page_size, paged_rows, kBlockN, j, t.seq.seqlen_k); };
-      auto load_kv = [&](const PagedBlock* blk, const CUtensorMap* map, Element* tile, uint64_t* bar, int j, int page) {
-        if (blk != nullptr) {
-          blk->template load<kHeadDim, kBlockN, Element, kSwizzle>(map, tile, bar, page, head_kv, p.page_size, leader);
-        } else if (leader) {
-          load_tile<kHeadDim, kBlockN, Element, kSwizzle>(map, tile, bar, t.seq.row0_k + j * kBlockN, head_kv, tma_batch);
-        }
-      };
       auto kv_blocks = [&](auto paged_c) {
         constexpr bool kPaged = decltype(paged_c)::value;
+        // Block j's K or V tile: its page-sized boxes (blk, this lane's page), or one box.
+        auto load_kv = [&](const PagedBlock& blk, const CUtensorMap* map, Element* tile, uint64_t* bar, int j,
+                           int page) {
+          if constexpr (kPaged) {
+            blk.template load<kHeadDim, kBlockN, Element, kSwizzle>(map, tile, bar, page, head_kv, p.page_size, leader);
+          } else if (leader) {
+            load_tile<kHeadDim, kBlockN, Element, kSwizzle>(map, tile, bar, t.seq.row0_k + j * kBlockN, head_kv,
+                                                            tma_batch);
+          }
+        };
         const int c0 = kv.count;  // block j's pipeline count: c0 + n_end - 1 - j
         int v_page = 0;           // paged: this lane's page of the block whose V comes next
         for (int j = t.n_end - 1; j >= t.n_first - 1; --j) {
@@ -323,9 +326,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
             }
             mbar_wait(&smem.k_empty[ks.stage()], ks.parity() ^ 1);
             if (leader) {
-              mbar_arrive_expect_tx(&smem.k_full[ks.stage()], kPaged ? blk.template bytes<kHeadDim, Element>() : kKVBytes);
+              mbar_arrive_expect_tx(&smem.k_full[ks.stage()],
+                                    kPaged ? blk.template bytes<kHeadDim, Element>() : kKVBytes);
             }
-            load_kv(kPaged ? &blk : nullptr, &maps.k, smem.k[ks.stage()], &smem.k_full[ks.stage()], j, k_page);
+            load_kv(blk, &maps.k, smem.k[ks.stage()], &smem.k_full[ks.stage()], j, k_page);
           }
           if (j + 1 < t.n_end) {
             const int jv = j + 1;
@@ -341,10 +345,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
                 varlen || p.seqused_k != nullptr ? t.seq.seqlen_k - jv * kBlockN : kBlockN;
             if (rows_in_data >= kBlockN) {
               if (leader) mbar_arrive_expect_tx(&smem.v_full[sv], v_bytes);
-              load_kv(kPaged ? &blk : nullptr, &maps.v, smem.v[sv], &smem.v_full[sv], jv, v_page);
+              load_kv(blk, &maps.v, smem.v[sv], &smem.v_full[sv], jv, v_page);
             } else {
               if (leader) mbar_arrive_expect_tx(&smem.v_aux, v_bytes);
-              load_kv(kPaged ? &blk : nullptr, &maps.v, smem.v[sv], &smem.v_aux, jv, v_page);
+              load_kv(blk, &maps.v, smem.v[sv], &smem.v_aux, jv, v_page);
               mbar_wait(&smem.v_aux, v_aux_parity);
               v_aux_parity ^= 1;
               zero_tile_rows<kHeadDim, kBlockN, Element, kSwizzle>(smem.v[sv], rows_in_data, lane, 32);
