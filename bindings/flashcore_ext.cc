@@ -74,8 +74,10 @@ void set_features(AttentionFeatures& f, const Features& t, int heads, bool causa
     if (f.cu_seqlens_k != nullptr || f.seqused_k == nullptr) {
       throw py::value_error("flashcore: a paged KV cache (block_table) needs seqused_k and no cu_seqlens_k");
     }
-    if (f.page_size < 16 || f.page_size % 16 != 0 || f.num_pages <= 0 || f.block_table_stride <= 0) {
-      throw py::value_error("flashcore: block_table needs a page_size that is a multiple of 16 (got " +
+    if (f.page_size < kPagedKvPageMultiple || f.page_size % kPagedKvPageMultiple != 0 || f.num_pages <= 0 ||
+        f.block_table_stride <= 0) {
+      throw py::value_error("flashcore: block_table needs a page_size that is a multiple of " +
+                            std::to_string(kPagedKvPageMultiple) + " (got " +
                             std::to_string(f.page_size) + "), num_pages > 0 and a positive row stride");
     }
   } else if ((f.cu_seqlens_q == nullptr) != (f.cu_seqlens_k == nullptr)) {
@@ -438,6 +440,7 @@ PYBIND11_MODULE(_C, m) {
   m.attr("sink_partial_keys") = flashcore::kSinkPartialKeys;
   m.attr("sink_partial_slots") = flashcore::kSinkPartialSlots;
   m.attr("decode_check_facts") = flashcore::kDecodeCheckFacts;  // columns of DecodeParams::check_facts
+  m.attr("paged_kv_page_multiple") = flashcore::kPagedKvPageMultiple;  // the forward's paged caches
   m.def("kernel_head_dim", &flashcore::kernel_head_dim, py::arg("arch"), py::arg("dtype"), py::arg("head_dim"),
         py::arg("causal"), py::arg("backward") = false,
         "The compiled head dim a call of `head_dim` (a multiple of 8) runs on: the smallest instantiated one "

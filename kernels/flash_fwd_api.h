@@ -55,10 +55,15 @@ struct AttentionFeatures {
   // (num_pages, page_size, heads_kv, head_dim) -- batch stride = the page stride -- and key j of
   // sequence b is row j % page_size of page block_table[b * block_table_stride + j / page_size].
   // seqused_k (required) gives each sequence's keys and seqlen_k the largest the table can hold;
-  // cu_seqlens_k stays null (q may still be packed: cu_seqlens_q). page_size: a multiple of 16.
+  // cu_seqlens_k stays null (q may still be packed: cu_seqlens_q). page_size: a positive multiple
+  // of kPagedKvPageMultiple.
   const int* block_table;
   int block_table_stride, page_size, num_pages;
 };
+// The page sizes a paged cache may have on the forward (AttentionFeatures::block_table): its
+// copies are boxes of whole 16-row swizzle atoms (kernels/hopper/paged_kv.cuh). The bindings
+// reject others; flashcore.kvcache keeps them on the decode kernel, which takes any.
+constexpr int kPagedKvPageMultiple = 16;
 
 // Head dims: an instantiation for kHeadDim also runs every head dim below it that is a multiple
 // of 8 (16-byte rows of 2-byte elements): FwdParams::head_dim is the tensors' head dim, and the

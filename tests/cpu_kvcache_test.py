@@ -264,6 +264,7 @@ def test_which_calls_run_on_the_hopper_forward(monkeypatch):
     # 16; no cache_batch_idx / cache_leftpad; S_new_q (dense) or the mean query rows a sequence
     # (packed) >= 128 for contiguous caches, >= 96 for pages of 16, >= 64 for larger pages; the
     # test-only switch overrides the row rule only.
+    assert kvcache.PAGED_FORWARD_PAGE_MULTIPLE == _C.paged_kv_page_multiple == 16  # kernels/flash_fwd_api.h
     arch = ["sm90a"]
     monkeypatch.setattr(kvcache, "_device_arch", lambda device: arch[0])
     on = kvcache._prefill_on_forward_kernel

@@ -48,7 +48,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t strea
   if (p.block_table != nullptr) {
     // A paged cache: num_pages batch entries of page_size rows, boxes that stay inside a page
     // (paged_kv.cuh); the batch strides are the page strides.
-    if (p.page_size < kPagedMinPageSize || p.page_size % kPagedMinPageSize != 0 || p.num_pages <= 0 ||
+    if (p.page_size < kPagedKvPageMultiple || p.page_size % kPagedKvPageMultiple != 0 || p.num_pages <= 0 ||
         p.seqused_k == nullptr || p.cu_seqlens_k != nullptr) {
       return cudaErrorInvalidValue;
     }

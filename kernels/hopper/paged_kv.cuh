@@ -11,15 +11,17 @@
 
 #include <cstdint>
 
+#include "kernels/flash_fwd_api.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 
 namespace flashcore {
 namespace hopper {
 
 // Rows per box: the largest count dividing both the key block and the page, so that boxes tile
-// the block and none crosses a page. Page sizes are multiples of 16, as is every forward key
-// block (tile_policy.h), so a box is at least 16 rows: whole 8-row swizzle atoms, which keeps
-// each box's destination on the atom alignment the swizzle pattern is computed from.
+// the block and none crosses a page. Page sizes are multiples of kPagedKvPageMultiple (16), as is
+// every forward key block (tile_policy.h), so a box is at least 16 rows: whole 8-row swizzle
+// atoms, which keeps each box's destination on the atom alignment the swizzle pattern is computed
+// from.
 __host__ __device__ constexpr int paged_box_rows(int block_n, int page_size) {
   int a = block_n, b = page_size;
   while (b != 0) {
@@ -29,7 +31,6 @@ __host__ __device__ constexpr int paged_box_rows(int block_n, int page_size) {
   }
   return a;
 }
-constexpr int kPagedMinPageSize = 16;
 
 // One key block of a paged cache as the producer warp loads it: boxes of `box_rows` rows from key
 // position pos0 = j * block_n, those holding keys (positions < seqlen_k: the rest are not loaded --

@@ -419,9 +419,10 @@ def flash_attn_with_kvcache(
 PREFILL_MIN_QUERY_ROWS = 128
 PAGED_MIN_QUERY_ROWS = 64
 PAGED_16_MIN_QUERY_ROWS = 96  # pages of 16: eight copies a key block per tensor and column block
-# Page sizes the forward's paged loads take (kernels/hopper/paged_kv.cuh: boxes of whole 16-row
-# swizzle atoms); other sizes stay on the decode kernel, which takes any.
-PAGED_FORWARD_PAGE_MULTIPLE = 16
+# Page sizes the forward's paged loads take: multiples of kPagedKvPageMultiple
+# (kernels/flash_fwd_api.h; boxes of whole 16-row swizzle atoms); other sizes stay on the decode
+# kernel, which takes any.
+PAGED_FORWARD_PAGE_MULTIPLE = _C.paged_kv_page_multiple
 # Test-only: None lets the rules above choose; True / False sends every eligible call (sm90a, a
 # page size the forward takes, no cache_batch_idx / cache_leftpad) to the forward / decode kernel.
 _forced_forward = None
