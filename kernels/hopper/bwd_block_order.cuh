@@ -57,7 +57,9 @@ struct BwdBlockOrder {
 constexpr int64_t kBwdOrderL2Bytes = 32ll << 20;
 inline int bwd_chunk_groups(bool causal, bool deterministic, int n_blocks, int groups, int num_sms,
                             int64_t group_qdo_bytes) {
-  if (causal == deterministic || n_blocks <= 0 || groups <= 1) return 1;
+  // Chunked: the default causal backward and the deterministic non-causal one (both above).
+  const bool chunked = causal ? !deterministic : deterministic;
+  if (!chunked || n_blocks <= 0 || groups <= 1) return 1;
   int width = num_sms / n_blocks;
   const int64_t fit = kBwdOrderL2Bytes / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
   if (width > fit) width = static_cast<int>(fit);
