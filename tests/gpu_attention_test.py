@@ -156,7 +156,7 @@ TILE_SWITCH_EDGES = {64: [(1, 2, 2047, 300), (1, 2, 2048, 300), (1, 2, 4095, 409
 @pytest.mark.parametrize("fwd_tile", [None, "long_rows"], ids=["tile_by_shape", "long_rows_tile"], indirect=True)
 @pytest.mark.parametrize("shape", LONG_ROWS_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("head_dim", [64, 96, 192])
+@pytest.mark.parametrize("head_dim", [64, 80, 96, 192])  # 80: the 96 kernel's narrow mainloop (tile_policy.h)
 @pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
 def test_long_rows_tile_matches_float64(shape, causal, head_dim, dtype, fwd_tile):
     oracle_case(shape, causal, head_dim, dtype)
@@ -287,7 +287,7 @@ def test_odd_head_dim_public_api_default_scale_and_lse(head_dim):
 # multiple of 8 from 136 runs on the next one up (kernels/hopper/tile_policy.h,
 # kernels/sm80/tile_policy.h). The same oracle on this GPU's library and on the portable PTX one
 # (the sm80/sm89 code), the columns past head_dim, and the public API.
-WIDE_HEAD_DIMS = [136, 192, 200, 256]
+WIDE_HEAD_DIMS = [136, 192, 200, 208, 216, 256]  # 200, 208: the 256 kernel's narrow mainloop; 216 its full one
 WIDE_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (1, 2, 300, 17), (1, 1, 1, 1000),
                (1, 1, 1000, 1), (1, 4, 255, 511), (2, 2, 1000, 1000), (4, 16, 512, 512)]
 
@@ -553,13 +553,16 @@ def test_build_covers_this_gpu():
 SANITIZER_CASE = textwrap.dedent("""
     import torch, flashcore
     for dtype in (torch.float16, torch.bfloat16):
-        for d in (64, 128, 8, 40, 72, 120):  # and head dims run on them (predicated)
+        # and head dims run on them (predicated; 72 and 200 on the 96 and 256 kernels' narrow
+        # mainloops, as the (192, 128) pair on the 192 kernel's: kernels/hopper/tile_policy.h)
+        for d, dv in ((64, 64), (128, 128), (8, 8), (40, 40), (72, 72), (120, 120), (200, 200), (192, 128)):
             for causal in (False, True):
                 q = torch.randn(1, 67, 2, d, device="cuda", dtype=dtype)
                 k = torch.randn(1, 131, 2, d, device="cuda", dtype=dtype)
-                v = torch.randn(1, 131, 2, d, device="cuda", dtype=dtype)
+                v = torch.randn(1, 131, 2, dv, device="cuda", dtype=dtype)
                 flashcore.attention(q, k, v, causal=causal)
-                flashcore.attention(k, q[:, :67], q[:, :67], causal=causal)
+                if d == dv:
+                    flashcore.attention(k, q[:, :67], q[:, :67], causal=causal)
     torch.cuda.synchronize()
     print("sanitizer case done")
 """)

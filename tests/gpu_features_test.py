@@ -110,11 +110,13 @@ def test_value_head_dim_pairs_with_features_match_float64(combo, pair):
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_value_head_dim_pair_long_sequence_matches_float64(causal):
-    # Several key blocks of every kernel tile and a ragged end, at DeepSeek's pair.
+@pytest.mark.parametrize("dense_shape", [(1, 700, 1033), (1, 300, 4100)], ids=["k1033", "k4100"])
+def test_value_head_dim_pair_long_sequence_matches_float64(causal, dense_shape):
+    # Several key blocks of every kernel tile and a ragged end, at DeepSeek's pair (P V on the 192
+    # forward's narrow mainloop, N = 128); 4100 keys unmasked take 192's long-rows tile.
     for dtype in DTYPES:
         run_and_check(Case(dtype=dtype, head_dim=192, head_dim_v=128, causal=causal, heads=4,
-                           dense_shape=(1, 700, 1033)))
+                           dense_shape=dense_shape))
 
 
 def test_value_head_dim_pair_deterministic_is_bitwise_reproducible():

@@ -18,8 +18,8 @@
 //     diagonal are never loaded;
 //   - a head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and O: multiples of
 //     8) is the tensor maps' innermost extent: the TMA zero-fills Q, K and V's columns past it
-//     (Q K^T is unchanged, P V's columns past head_dim_v are 0) and clips O's store there; O's
-//     register stores (store_rows) stop at head_dim_v;
+//     and clips O's store there; O's register stores (store_rows) stop at head_dim_v; Q K^T skips
+//     the k16 slices past head_dim, and P V narrows by whole 64-column swizzle atoms of V;
 //   - shared tiles are 128-byte swizzled, 64-byte swizzled at head dim 96 (tile_swizzle_bytes);
 //   - K and V from a paged KV cache arrive as page-sized boxes through the block table into the
 //     same tiles (paged_kv.cuh); nothing else in the kernel knows the cache is paged.
@@ -390,6 +390,13 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   const int lane = threadIdx.x % 32;
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
   constexpr DType kDType = Traits::kDType;
+  // Calls whose head dims fit the kernel's narrow shape (tile_policy.h fwd_narrow_shape: e.g. 80
+  // on the 96 kernel, the (192, 128) pair on the 192 kernel) run a second copy of the mainloop
+  // with fewer GEMM columns; the choice is made once per call, outside the mainloop, because a
+  // branch among the wgmma of a batch costs the full-width path its precomputed descriptors.
+  constexpr int kNarrowQkCols = fwd_narrow_shape(kHeadDim).qk_cols;
+  constexpr int kNarrowPvCols = fwd_narrow_shape(kHeadDim).pv_cols;
+  const bool narrow_call = kNarrowQkCols > 0 && p.head_dim <= kNarrowQkCols && p.head_dim_v <= kNarrowPvCols;
 
   auto release = [&](uint64_t* bar) {
     __syncwarp();
@@ -446,23 +453,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
       }
     };
-    auto issue_qk = [&](float(&s)[kSTiles * 4], int stage, int qs) {
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
-                                  kmajor_desc<kBlockN, kSwizzle>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
-      }
-      wgmma_commit();
-    };
-    auto issue_pv = [&](uint32_t(&pf)[kBlockN / 16][4], int stage) {
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kBlockN / 16; ++kk) {
-        wgmma_rs<kHeadDim, kDType>(o, pf[kk], v_desc<kBlockN, kSwizzle>(smem.v[stage], kk), 1);
-      }
-      wgmma_commit();
-    };
     // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
     // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
     auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4]) {
@@ -476,7 +466,31 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     };
 
     const int qs = q_state.stage();  // meaningful when n_blocks > 0
-    if (n_blocks > 0) {
+    // The mainloop, at the kernel's head dim or at its narrow shape (kNarrowQkCols above).
+    auto mainloop = [&](auto narrow) {
+      // This copy's GEMM widths: the kernel's head dim, or the narrow shape's columns.
+      constexpr int kQkSlices = (decltype(narrow)::value ? kNarrowQkCols : kHeadDim) / 16;
+      constexpr int kPvCols = decltype(narrow)::value ? kNarrowPvCols : kHeadDim;
+      auto issue_qk = [&](float(&s)[kSTiles * 4], int stage) {
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kQkSlices; ++kk) {
+          wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
+                                    kmajor_desc<kBlockN, kSwizzle>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
+        }
+        wgmma_commit();
+      };
+      // O's first kPvCols columns are each thread's first kPvCols / 2 accumulators (n8 groups in
+      // order), so a narrower P V updates a prefix of o.
+      auto& o_cols = *reinterpret_cast<float(*)[kPvCols / 2]>(&o[0]);
+      auto issue_pv = [&](uint32_t(&pf)[kBlockN / 16][4], int stage) {
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockN / 16; ++kk) {
+          wgmma_rs<kPvCols, kDType>(o_cols, pf[kk], v_desc<kBlockN, kSwizzle>(smem.v[stage], kk), 1);
+        }
+        wgmma_commit();
+      };
       mbar_wait(&smem.q_full[qs], q_state.parity());
       ++q_state.count;
       {
@@ -488,7 +502,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           const int s = kv.stage();
           mbar_wait(&smem.k_full[s], kv.parity());
           wait_turn();
-          issue_qk(sacc, s, qs);
+          issue_qk(sacc, s);
           pass_turn();
           wgmma_wait<0>();
           fence_operands(sacc);
@@ -504,7 +518,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           mbar_wait(&smem.k_full[s], kv.parity());
           mbar_wait(&smem.v_full[s_prev], v_pending.parity());
           wait_turn();
-          issue_qk(sacc, s, qs);
+          issue_qk(sacc, s);
           issue_pv(pf, s_prev);
           pass_turn();
           wgmma_wait<1>();  // S_j is ready; P_{j+1} V_{j+1} may still run
@@ -528,6 +542,17 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         wgmma_wait<0>();
         fence_operands(o);
         release(&smem.v_empty[s_last]);
+      }
+    };
+    if (n_blocks > 0) {
+      if constexpr (kNarrowQkCols > 0) {
+        if (narrow_call) {
+          mainloop(std::true_type{});
+        } else {
+          mainloop(std::false_type{});
+        }
+      } else {
+        mainloop(std::false_type{});
       }
     }
 

@@ -123,6 +123,29 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
 }
 
+// A head dim below the kernel's (head_dim_runs_on: e.g. Phi-2's 80 on the 96 kernel) used to run
+// the kernel's full GEMM width on zero columns. Each kernel may have one narrow shape, a second
+// copy of its mainloop (no new instantiation key) that a call takes when head_dim <= qk_cols and
+// head_dim_v <= pv_cols (qk_cols = 0: none):
+//   - Q K^T runs qk_cols / 16 k16 slices instead of kHeadDim / 16 (K-major operands: any slice);
+//   - P V runs N = pv_cols: V is an MN-major operand, built from whole swizzle atoms (64 columns
+//     at 128-byte swizzle, 32 at d96's 64-byte), so pv_cols drops by atoms only.
+//   96: (80, 96) -- Phi-2's 80 (and 72): Q K^T 5 slices of 6; P V keeps 96 (80 is not whole atoms).
+//   192: (192, 128) -- multi-head latent attention's (192, 128) pair (DeepSeek-V2/V3): P V at
+//        N = 128 instead of 192.
+//   256: (208, 256) -- 200 and 208: Q K^T 13 slices of 16.
+// 64 and 128 have none (32 on the 64 kernel, 112 on 128: not measured worth the code).
+struct FwdNarrowShape {
+  int qk_cols;
+  int pv_cols;
+};
+constexpr FwdNarrowShape fwd_narrow_shape(int head_dim) {
+  return head_dim == 96    ? FwdNarrowShape{80, 96}
+         : head_dim == 192 ? FwdNarrowShape{192, 128}
+         : head_dim == 256 ? FwdNarrowShape{208, 256}
+                           : FwdNarrowShape{0, 0};
+}
+
 // The tile a forward call runs on. `forced` (flash_fwd_api.h forced_fwd_tile, test-only): 0, or
 // 1 + the kind to run (the launcher falls back to the default tile where the head dim lacks it).
 // The long-rows tile needs a wave of its own tiles: at d64 it has 192 rows, and on a small grid
