@@ -134,7 +134,7 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
 //   192: (192, 128) -- multi-head latent attention's (192, 128) pair (DeepSeek-V2/V3): P V at
 //        N = 128 instead of 192.
 //   256: (208, 256) -- 200 and 208: Q K^T 13 slices of 16.
-// 64 and 128 have none (32 on the 64 kernel, 112 on 128: not measured worth the code).
+// 64 and 128 have none: 32 on the 64 kernel and 112 on 128 were not measured, so not built.
 struct FwdNarrowShape {
   int qk_cols;
   int pv_cols;
