@@ -74,8 +74,7 @@ void set_features(AttentionFeatures& f, const Features& t, int heads, bool causa
     if (f.cu_seqlens_k != nullptr || f.seqused_k == nullptr) {
       throw py::value_error("flashcore: a paged KV cache (block_table) needs seqused_k and no cu_seqlens_k");
     }
-    if (f.page_size < kPagedKvPageMultiple || f.page_size % kPagedKvPageMultiple != 0 || f.num_pages <= 0 ||
-        f.block_table_stride <= 0) {
+    if (!paged_kv_page_size_ok(f.page_size) || f.num_pages <= 0 || f.block_table_stride <= 0) {
       throw py::value_error("flashcore: block_table needs a page_size that is a multiple of " +
                             std::to_string(kPagedKvPageMultiple) + " (got " +
                             std::to_string(f.page_size) + "), num_pages > 0 and a positive row stride");

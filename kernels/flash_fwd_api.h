@@ -64,6 +64,10 @@ struct AttentionFeatures {
 // copies are boxes of whole 16-row swizzle atoms (kernels/hopper/paged_kv.cuh). The bindings
 // reject others; flashcore.kvcache keeps them on the decode kernel, which takes any.
 constexpr int kPagedKvPageMultiple = 16;
+// The page sizes the forward takes: a positive multiple of kPagedKvPageMultiple.
+constexpr bool paged_kv_page_size_ok(int page_size) {
+  return page_size >= kPagedKvPageMultiple && page_size % kPagedKvPageMultiple == 0;
+}
 
 // Head dims: an instantiation for kHeadDim also runs every head dim below it that is a multiple
 // of 8 (16-byte rows of 2-byte elements): FwdParams::head_dim is the tensors' head dim, and the

@@ -48,8 +48,8 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t strea
   if (p.block_table != nullptr) {
     // A paged cache: num_pages batch entries of page_size rows, boxes that stay inside a page
     // (paged_kv.cuh); the batch strides are the page strides.
-    if (p.page_size < kPagedKvPageMultiple || p.page_size % kPagedKvPageMultiple != 0 || p.num_pages <= 0 ||
-        p.seqused_k == nullptr || p.cu_seqlens_k != nullptr) {
+    if (!paged_kv_page_size_ok(p.page_size) || p.num_pages <= 0 || p.seqused_k == nullptr ||
+        p.cu_seqlens_k != nullptr) {
       return cudaErrorInvalidValue;
     }
     const int box_rows = paged_box_rows(kPolicy.block_n, p.page_size);
