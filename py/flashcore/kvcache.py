@@ -368,33 +368,32 @@ def flash_attn_with_kvcache(
     if k is not None and on_forward:
         if paged:
             pages = torch.gather(block_table.long(), 1, torch.div(positions, page_size, rounding_mode="floor"))
-            k_cache[pages, positions % page_size] = k
-            v_cache[pages, positions % page_size] = v
+            rows_in_page = positions % page_size
+            k_cache[pages, rows_in_page] = k
+            v_cache[pages, rows_in_page] = v
         else:
             rows = (cache_batch_idx.long() if cache_batch_idx is not None
                     else torch.arange(batch, device=q.device))[:, None].expand(batch, seqlen_new)
             k_cache[rows, positions] = k
             v_cache[rows, positions] = v
     q = _attention._kernel_layout(q)
-    if on_forward and paged:
-        # The same over a paged cache: the forward loads K / V page by page through the block
-        # table (kernels/hopper/paged_kv.cuh).
-        out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
-        lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
-        _paged_forward_into(q, k_cache, v_cache, out, lse, block_table=block_table,
-                            seqused_k=(cache_seqlens + seqlen_new).to(torch.int32),
-                            softmax_scale=float(softmax_scale), window_size=(window_left, window_right),
-                            softcap=float(softcap))
-        return (out, lse) if return_softmax_lse else out
     if on_forward:
-        # Prefill-sized chunks into a contiguous cache: the Hopper forward (wgmma) reads the cache's
-        # used prefix (seqused_k = lengths after the append; masks align to it) at the forward's
-        # speed, where the mma.sync decode kernel reaches 0.37x of it (docs/PERF.md).
-        with torch.no_grad():
-            out, lse = _attention.attention_core(
-                q, k_cache, v_cache, softmax_scale=float(softmax_scale), causal=False,
-                window_size=(window_left, window_right), softcap=float(softcap),
-                seqused_k=(cache_seqlens + seqlen_new).to(torch.int32))
+        # Prefill-sized chunks: the Hopper forward (wgmma) reads the cache's used prefix (seqused_k =
+        # lengths after the append; masks align to it) at the forward's speed, where the mma.sync
+        # decode kernel reaches 0.37x of it (docs/PERF.md); a paged cache page by page through the
+        # block table (kernels/hopper/paged_kv.cuh).
+        seqused_k = (cache_seqlens + seqlen_new).to(torch.int32)
+        if paged:
+            out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+            lse = torch.empty((batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
+            _paged_forward_into(q, k_cache, v_cache, out, lse, block_table=block_table, seqused_k=seqused_k,
+                                softmax_scale=float(softmax_scale), window_size=(window_left, window_right),
+                                softcap=float(softcap))
+        else:
+            with torch.no_grad():
+                out, lse = _attention.attention_core(
+                    q, k_cache, v_cache, softmax_scale=float(softmax_scale), causal=False,
+                    window_size=(window_left, window_right), softcap=float(softcap), seqused_k=seqused_k)
         return (out, lse) if return_softmax_lse else out
     if k is not None:  # the append kernel copies 16-byte row chunks
         k, v = _attention._kernel_layout(k), _attention._kernel_layout(v)
