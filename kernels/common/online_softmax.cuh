@@ -30,7 +30,13 @@ __device__ __forceinline__ float exp2_approx(float x) {
 // block's alpha is exactly 1 and rescale_rows_if_needed skips the accumulator's multiplies (one
 // FMUL per score at d128). The cost is P up to 2^kMaxSlack instead of 1, which fp32 sums and
 // fp16/bf16 P hold with the same relative precision. 0: the exact running max.
-template <int kNTiles, int kMaxSlack = 0>
+// kHalvesTogether: the step's order. false: each row half in turn, its extreme one dependent chain
+// of 2 x kNTiles compares, then its exp2s. true: both halves' extremes first, each over four
+// partial chains, then both halves' exp2s interleaved. On an H100 (sm90a forward, bf16,
+// kernel-only, docs/results/2026-11-25-h100-session22.md) true measured d64 +0.7..+7.3%, d96
+// +1.3..+2.9%, d256 +0.4..+3.6%, but d128 -3.5..+2.4% (ncu at d64: the chain's dependent waits were
+// the largest stall gap to FlashAttention-4, which keeps four partial maxima per row).
+template <int kNTiles, int kMaxSlack = 0, bool kHalvesTogether = false>
 struct OnlineSoftmax {
   float row_max[2];  // running max, log2 units; -inf while a row has seen no key
   float row_sum[2];  // running sum of this thread's columns (quad-reduced in finish())
@@ -74,21 +80,11 @@ struct OnlineSoftmax {
       // that every finite score times it rounds away next to the max gives the same P.
       if (scale_log2 == 0.f) scale_log2 = 1e-30f;
     }
-    // The extreme (by `pick`) of row half h's raw scores over the quad.
-    auto quad_extreme = [&](int h, float init, auto pick) {
-      float ext = init;
-#pragma unroll
-      for (int t = 0; t < kNTiles; ++t)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) ext = pick(ext, s[4 * t + 2 * h + e]);
-      ext = pick(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
-      return pick(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
-    };
     auto max_of = [](float a, float b) { return fmaxf(a, b); };
     auto min_of = [](float a, float b) { return fminf(a, b); };
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const float ext = scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of) : quad_extreme(h, INFINITY, min_of);
+    // The row's new running max from its block extreme `ext` (raw units); returns what the
+    // exponent subtracts.
+    auto advance_max = [&](int h, float ext) {
       // No visible column in this block: the block's max is -inf (also for a zero scale).
       const float mx = isinf(ext) ? -INFINITY : ext * scale_log2;
       // (mx > -inf + slack holds for any finite mx; a NaN mx leaves the max where it was.)
@@ -97,18 +93,82 @@ struct OnlineSoftmax {
       // 0 rather than NaN (-inf - -inf).
       const float m_base = m_new == -INFINITY ? 0.f : m_new;
       alpha[h] = exp2_approx(row_max[h] - m_base);
-      float sum = 0.f;
-#pragma unroll
-      for (int t = 0; t < kNTiles; ++t) {
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const float p = exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base));
-          s[4 * t + 2 * h + e] = p;
-          sum += p;
-        }
-      }
-      row_sum[h] = row_sum[h] * alpha[h] + sum;
       row_max[h] = m_new;
+      return m_base;
+    };
+    if constexpr (kHalvesTogether) {
+      // Both halves' extremes over the quad, each over four partial chains (an all-NaN half gives
+      // NaN, which leaves the max where it was), then both halves' exp2s interleaved.
+      constexpr int kPerHalf = 2 * kNTiles;
+      constexpr int kParts = kPerHalf < 4 ? kPerHalf : 4;
+      auto quad_extremes = [&](float(&ext)[2], auto pick) {
+        float part[2][kParts];
+#pragma unroll
+        for (int i = 0; i < kPerHalf; ++i)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const float x = s[4 * (i / 2) + 2 * h + i % 2];
+            part[h][i % kParts] = i < kParts ? x : pick(part[h][i % kParts], x);
+          }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+#pragma unroll
+          for (int w = kParts / 2; w > 0; w /= 2)
+#pragma unroll
+            for (int i = 0; i < w; ++i) part[h][i] = pick(part[h][i], part[h][i + w]);
+          ext[h] = part[h][0];
+        }
+#pragma unroll
+        for (int lane_mask = 1; lane_mask <= 2; lane_mask *= 2)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) ext[h] = pick(ext[h], __shfl_xor_sync(0xffffffffu, ext[h], lane_mask));
+      };
+      float ext[2], m_base[2], sum[2] = {0.f, 0.f};
+      if (scale_log2 >= 0.f) {
+        quad_extremes(ext, max_of);
+      } else {
+        quad_extremes(ext, min_of);
+      }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) m_base[h] = advance_max(h, ext[h]);
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const float p = exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base[h]));
+            s[4 * t + 2 * h + e] = p;
+            sum[h] += p;
+          }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) row_sum[h] = row_sum[h] * alpha[h] + sum[h];
+    } else {
+      // Each half in turn: its extreme over the quad, one chain, then its exp2s.
+      auto quad_extreme = [&](int h, float init, auto pick) {
+        float ext = init;
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) ext = pick(ext, s[4 * t + 2 * h + e]);
+        ext = pick(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
+        return pick(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
+      };
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float ext = scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of) : quad_extreme(h, INFINITY, min_of);
+        const float m_base = advance_max(h, ext);
+        float sum = 0.f;
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const float p = exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base));
+            s[4 * t + 2 * h + e] = p;
+            sum += p;
+          }
+        row_sum[h] = row_sum[h] * alpha[h] + sum;
+      }
     }
   }
 

@@ -442,7 +442,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     float o[kOTiles * 4];
 #pragma unroll
     for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
-    OnlineSoftmax<kSTiles, kFwdMaxSlackLog2> softmax;
+    OnlineSoftmax<kSTiles, kFwdMaxSlackLog2, fwd_softmax_halves_together(kHeadDim)> softmax;
 
     // A key block needs masking if some row of this tile does not see all of it. Softcap: the
     // scores become tanh(scale * s / softcap) and the softmax scale softcap * log2(e).
