@@ -32,10 +32,11 @@ __device__ __forceinline__ float exp2_approx(float x) {
 // fp16/bf16 P hold with the same relative precision. 0: the exact running max.
 // kHalvesTogether: the step's order. false: each row half in turn, its extreme one dependent chain
 // of 2 x kNTiles compares, then its exp2s. true: both halves' extremes first, each over four
-// partial chains, then both halves' exp2s interleaved. On an H100 (sm90a forward, bf16,
-// kernel-only, docs/results/2026-11-25-h100-session22.md) true measured d64 +0.7..+7.3%, d96
-// +1.3..+2.9%, d256 +0.4..+3.6%, but d128 -3.5..+2.4% (ncu at d64: the chain's dependent waits were
-// the largest stall gap to FlashAttention-4, which keeps four partial maxima per row).
+// partial chains, then both halves' exp2s interleaved (FlashAttention-4's SASS has this shape; in
+// ncu of our d64 forward the chain's dependent waits were the largest stall gap to it). On an H100
+// (sm90a forward, kernel-only A/B, alternating processes, about +-3% per row of noise:
+// docs/results/2026-11-25-h100-session22.md) true measured bf16 d64 -0.7..+6.0%, d96 -0.3..+4.7%,
+// d256 +2.7..+5.3%; fp16 d64 +0.2..+4.9%, d256 +1.2..+7.3%.
 template <int kNTiles, int kMaxSlack = 0, bool kHalvesTogether = false>
 struct OnlineSoftmax {
   float row_max[2];  // running max, log2 units; -inf while a row has seen no key

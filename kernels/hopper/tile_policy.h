@@ -124,9 +124,9 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
 }
 
 // The online softmax's step order (OnlineSoftmax kHalvesTogether, kernels/common/online_softmax.cuh):
-// both row halves' maxima over partial chains, then both halves' exp2s, for every head dim but 128,
-// where it measured -3.5..+2.4% (bf16, kernel-only, H100; d64 +0.7..+7.3%:
-// docs/results/2026-11-25-h100-session22.md).
+// both row halves' maxima over partial chains, then both halves' exp2s, for every head dim but 128.
+// At 128 a first build measured -3.5..+2.4% (bf16, kernel-only, H100), within the A/B's noise, so
+// 128 keeps the order it had (docs/results/2026-11-25-h100-session22.md).
 constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 128; }
 // A head dim below the kernel's (head_dim_runs_on: e.g. Phi-2's 80 on the 96 kernel) used to run
 // the kernel's full GEMM width on zero columns. Each kernel may have one narrow shape, a second
