@@ -97,6 +97,11 @@ struct OnlineSoftmax {
       row_max[h] = m_new;
       return m_base;
     };
+    // A score -> its unnormalised probability 2^(score * scale - m_base), in place; returns it.
+    auto exp_in_place = [&](float& x, float m_base) {
+      x = exp2_approx(fmaf(x, scale_log2, -m_base));
+      return x;
+    };
     if constexpr (kHalvesTogether) {
       // Both halves' extremes over the quad, each over four partial chains (an all-NaN half gives
       // NaN, which leaves the max where it was), then both halves' exp2s interleaved.
@@ -137,11 +142,7 @@ struct OnlineSoftmax {
 #pragma unroll
         for (int e = 0; e < 2; ++e)
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const float p = exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base[h]));
-            s[4 * t + 2 * h + e] = p;
-            sum[h] += p;
-          }
+          for (int h = 0; h < 2; ++h) sum[h] += exp_in_place(s[4 * t + 2 * h + e], m_base[h]);
 #pragma unroll
       for (int h = 0; h < 2; ++h) row_sum[h] = row_sum[h] * alpha[h] + sum[h];
     } else {
@@ -163,11 +164,7 @@ struct OnlineSoftmax {
 #pragma unroll
         for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const float p = exp2_approx(fmaf(s[4 * t + 2 * h + e], scale_log2, -m_base));
-            s[4 * t + 2 * h + e] = p;
-            sum += p;
-          }
+          for (int e = 0; e < 2; ++e) sum += exp_in_place(s[4 * t + 2 * h + e], m_base);
         row_sum[h] = row_sum[h] * alpha[h] + sum;
       }
     }
