@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/fast_divide.h"
 #include "kernels/flash_bwd_api.h"
 #include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
 #include "kernels/hopper/bwd_block_order.cuh"
@@ -42,6 +43,10 @@ struct BwdCta {
   SeqInfo seq;
   AttentionMask<kCausal> mask;
   int m_begin = 0, m_count = 0, steps = 0;
+  // Steps -> (query head, query block) by a multiply-high: the per-step i / m_count by the
+  // hardware's division path was ~70 instructions a step on each consumer's path between two
+  // steps' GEMMs (ncu SASS, docs/results/2026-11-27-h100-session23.md).
+  FastDivide by_m_count;
 
   // The CTA of key block n_block and (batch, k/v head) group group_index (BwdBlockOrder).
   __device__ __forceinline__ BwdCta(const BwdParams& p, int n_block_, int group_index, int block_m, int block_n)
@@ -59,6 +64,7 @@ struct BwdCta {
     if (n0 < seq.seqlen_k) mask.query_blocks(n0, block_n, block_m, m_begin, m_end);
     m_count = max(m_end - m_begin, 0);
     steps = m_count * group;
+    by_m_count = FastDivide(max(m_count, 1));
   }
 
   // This CTA's work in the launch order. Deterministic causal runs the key blocks in reverse
@@ -71,8 +77,8 @@ struct BwdCta {
   }
 
   // Step i's query head (GQA: the CTA walks every query head of its k/v head's group) and block.
-  __device__ __forceinline__ int step_head(int i) const { return head_kv * group + i / m_count; }
-  __device__ __forceinline__ int step_block(int i) const { return m_begin + i % m_count; }
+  __device__ __forceinline__ int step_head(int i) const { return head_kv * group + by_m_count.quotient(i); }
+  __device__ __forceinline__ int step_block(int i) const { return m_begin + i - by_m_count.quotient(i) * m_count; }
   // First row of query head h in lse's layout (dsum and dq_accum's rows are laid out alike).
   __device__ __forceinline__ int64_t stats_row0(const BwdParams& p, int h) const {
     return lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, h, seq.row0_q);
@@ -199,7 +205,10 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
     const int q_rows_in_seq = seq.seqlen_q - cta.step_block(i) * kBlockM;
     const bool patch = cta.varlen && q_rows_in_seq < kBlockM;
     uint64_t* bar = patch ? &smem.aux : &smem.full[s];
-    mbar_wait(&smem.empty[s], st.parity() ^ 1);
+    // Suspended rather than polling: this warp shares an SMSP with two consumer warps, and the
+    // plain try_wait loop spun ~260 times a step there (ncu SASS at B4 S4096: 26-34 M YIELD /
+    // TRYWAIT / BRA triples per backward, about a tenth of all issued instructions).
+    mbar_wait_suspended(&smem.empty[s], st.parity() ^ 1);
     mbar_arrive_expect_tx(bar, 2 * kTileBytes);
     load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[s], bar, q_row0, h, cta.tma_batch);
     load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.dout, smem.dout[s], bar, q_row0, h, cta.tma_batch);

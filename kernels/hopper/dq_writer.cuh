@@ -84,9 +84,9 @@ __device__ __forceinline__ void fence_proxy_async_global() {
 // multiple of 32) into the swizzled tile. Rows at or past valid_rows get zeros (see the varlen note above).
 // 32-bit shared addresses, the box (t / 4) and row half (h) constant offsets: four address
 // registers per thread; generic 64-bit pointers made ptxas hoist sixteen of them and spill.
-template <int kBlockM, int kCols = 64>
-__device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kCols / 2], int row0, int col0, int warp,
-                                               int lane, int valid_rows) {
+template <int kBlockM, int kCols, bool kChecked>
+__device__ __forceinline__ void store_dq_slice_rows(float* tile, const float (&dq)[kCols / 2], int row0, int col0,
+                                                    int warp, int lane, int valid_rows) {
   const int r = row0 + warp * 16 + lane / 4;
   // row0 and 16 warp are multiples of 8: the swizzle's row phase (r % 8) is lane / 4.
   const int phase = lane / 4;
@@ -97,7 +97,7 @@ __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kC
     const uint32_t addr = row_addr + (((2 * tq + (lane % 4) / 2) ^ phase) * 16);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const bool keep = r + 8 * h < valid_rows;
+      const bool keep = !kChecked || r + 8 * h < valid_rows;
       // box col0 / 32 + tb holds the slice's columns 32 tb .. 32 tb + 31
 #pragma unroll
       for (int tb = 0; tb < kCols / 32; ++tb) {
@@ -112,15 +112,28 @@ __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kC
   }
 }
 
+// Rows checked against valid_rows only in a block that reaches past them (the sequence's last): a
+// warp-uniform branch, so the blocks inside the sequence store without a compare and a select per
+// element (at d128 they were 20 ISETP + 20 LOP3 + 40 FSEL a step beside the 40 stores, ncu SASS).
+template <int kBlockM, int kCols = 64>
+__device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kCols / 2], int row0, int col0, int warp,
+                                               int lane, int valid_rows) {
+  if (valid_rows >= kBlockM) {
+    store_dq_slice_rows<kBlockM, kCols, false>(tile, dq, row0, col0, warp, lane, valid_rows);
+  } else {
+    store_dq_slice_rows<kBlockM, kCols, true>(tile, dq, row0, col0, warp, lane, valid_rows);
+  }
+}
+
 // A consumer's dQ^T slice (the 80-row tile, bwd_dq_transposed): the m64nkRows accumulator of
 // dQ^T = K^T dS^T, element 4t + 2h + e is column col0 + 16 warp + lane / 4 + 8h, query row
 // 8t + 2 (lane % 4) + e, stored transposed into the same swizzled [boxes][kRows][32] tile as
 // store_dq_slice, one float at a time: for one (t, h, e) the warp's 32 stores hit 8 distinct
 // 16-byte chunks (the chunk's bit 0 from lane / 16, bits 1-2 XORed with the row's 2 (lane % 4))
 // and 4 floats within each, every bank once. Rows at or past valid_rows get zeros.
-template <int kRows>
-__device__ __forceinline__ void store_dq_slice_transposed(float* tile, const float (&dqt)[kRows / 2], int col0,
-                                                          int warp, int lane, int valid_rows) {
+template <int kRows, bool kChecked>
+__device__ __forceinline__ void store_dq_slice_transposed_rows(float* tile, const float (&dqt)[kRows / 2], int col0,
+                                                               int warp, int lane, int valid_rows) {
   const int col = col0 + warp * 16 + lane / 4;  // + 8h: the same 32-column box (16 warp + 15 < 32 within a warp pair)
   const int chunk0 = (col % 32) / 4;            // + 2h
   // Row 8t + 2 (lane % 4) + e: its swizzle phase (row % 8) does not depend on t, so the four
@@ -140,13 +153,23 @@ __device__ __forceinline__ void store_dq_slice_transposed(float* tile, const flo
   for (int t = 0; t < kRows / 8; ++t) {
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
-      const bool keep = 8 * t + 2 * (lane % 4) + e < valid_rows;
+      const bool keep = !kChecked || 8 * t + 2 * (lane % 4) + e < valid_rows;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const float x = keep ? dqt[4 * t + 2 * h + e] : 0.f;
         asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(addr[e][h] + 1024 * t), "f"(x) : "memory");
       }
     }
+  }
+}
+
+template <int kRows>
+__device__ __forceinline__ void store_dq_slice_transposed(float* tile, const float (&dqt)[kRows / 2], int col0,
+                                                          int warp, int lane, int valid_rows) {
+  if (valid_rows >= kRows) {
+    store_dq_slice_transposed_rows<kRows, false>(tile, dqt, col0, warp, lane, valid_rows);
+  } else {
+    store_dq_slice_transposed_rows<kRows, true>(tile, dqt, col0, warp, lane, valid_rows);
   }
 }
 

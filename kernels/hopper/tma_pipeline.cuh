@@ -64,6 +64,23 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   } while (!done);
 }
 
+// mbar_wait for a thread that has nothing else to do meanwhile (a producer waiting for a stage
+// to be released): try_wait with a suspend-time hint, so the thread sleeps until the phase
+// completes (or 10 ms pass) instead of returning after the system's short default limit and
+// polling again -- each poll is issued from the SMSP its warp shares with math warps.
+__device__ __forceinline__ void mbar_wait_suspended(uint64_t* bar, uint32_t parity) {
+  constexpr uint32_t kSuspendNs = 10000000;
+  const uint32_t addr = smem_u32(bar);
+  uint32_t done;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(addr), "r"(parity), "r"(kSuspendNs)
+        : "memory");
+  } while (!done);
+}
+
 __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
