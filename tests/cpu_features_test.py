@@ -273,6 +273,21 @@ def test_varlen_value_checks_run_once_per_tensors_and_again_after_a_change():
                                         None)
 
 
+def test_varlen_value_checks_again_when_seqused_k_comes_or_goes():
+    # The same cu_seqlens checked without seqused_k, then with one (the sanitizer sweep's order),
+    # then without again: each set is checked on its own; a bad seqused_k is caught, not skipped.
+    q, k = t(15, 4, 64), t(21, 2, 64)
+    cu_q, cu_k = cu(5, 0, 7), cu(6, 3, 9)
+    used = torch.tensor([6, 3, 9], dtype=torch.int32)
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, used) is True
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, used) == (12, 18)
+    assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, None) is None  # the entry is seqused_k's now
+    assert _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, None) is True
+    with pytest.raises(ValueError, match="seqused_k must be >= 0, got -2 for sequence 2"):
+        _checks.check_lengths_on_device("f", q, k, cu_q, cu_k, 7, 9, torch.tensor([6, 3, -2], dtype=torch.int32))
+
+
 def test_packed_ends_come_only_from_a_check_of_the_same_tensors_and_sizes():
     # The backward zeroes only the gradient rows past these ends when they are known (_backward.py).
     q, k = t(15, 4, 64), t(21, 2, 64)

@@ -272,7 +272,10 @@ def _lengths_cached(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     if entry is None:
         return False
     ref_q, ref_k, ref_used, key, _ = entry
-    return (ref_q() is cu_seqlens_q and ref_k() is cu_seqlens_k and (ref_used is None if seqused_k is None else ref_used() is seqused_k)
+    # The entry's seqused_k (None: checked without one) must be this call's: a call adding one to
+    # cu_seqlens checked without it checks again (it used to call the absent weakref: TypeError).
+    same_used = ref_used is None if seqused_k is None else ref_used is not None and ref_used() is seqused_k
+    return (ref_q() is cu_seqlens_q and ref_k() is cu_seqlens_k and same_used
             and key == _lengths_key(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k))
 
 
