@@ -19,9 +19,8 @@ namespace flashcore {
 struct FastDivide {
   uint32_t mul = 0;
   uint32_t shift = 0;
-  int d = 1;
 
-  FLASHCORE_DIVIDE_FN explicit FastDivide(int divisor = 1) : d(divisor) {
+  FLASHCORE_DIVIDE_FN explicit FastDivide(int d = 1) {
     while ((1u << shift) < static_cast<uint32_t>(d)) ++shift;  // ceil(log2 d): at most 31
     mul = static_cast<uint32_t>(((uint64_t{1} << 32) * ((uint64_t{1} << shift) - d)) / d + 1);
   }
