@@ -22,9 +22,13 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 // Whether a head dim has a second forward tile for long sequences (fwd_tile_policy below), and
 // whether a call runs on it (seqlen_q / seqlen_k are the maxima when packed). Both tiles of a head
 // dim are compiled into its one registered launcher (no new instantiation keys):
-//   64: the 192-row tile from 2048 query rows on (4096 when causal). At S 2048 it measured +7%
+//   64: the 192-row tile from 2048 query rows on (3072 when causal). At S 2048 it measured +7%
 //       full and -9% causal (half of a causal row's tiles are short) against the 128-row tile
-//       (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2).
+//       (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2). Causal,
+//       forced tiles in one process (docs/results/2026-11-27-h100-session24.md), 192 / 128 rows:
+//       dense S 2048 0.960-0.968, 2560 0.983-0.996, 3072 1.118-1.124, 3584 1.048-1.054, 4096
+//       1.049-1.058; packed batches of 64 mixed lengths (seqlen_q = their longest) 1.05-1.09 at
+//       every longest length tried (2500-4000), equal lengths 2048 0.95, 3072 1.12.
 //   96: the 192-row tile from 2048 query rows on, causal or not. Against the 128-row tile (one
 //       process, forced tiles, bf16): S 2048 full +8..+12%, causal +2.5..+3.1%, S 4096 +12..+17%,
 //       but S 1024 -3..-7% (H100, docs/results/2026-11-24-h100-session19.md).
@@ -38,7 +42,7 @@ constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
 }
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
-  const int from = (causal && head_dim == 64) || head_dim == 192 ? 4096 : 2048;  // 192's tile is unmasked only
+  const int from = head_dim == 192 ? 4096 : causal && head_dim == 64 ? 3072 : 2048;  // 192's tile is unmasked only
   return (head_dim == 192 ? seqlen_k : seqlen_q) >= from;  // the 192-row tiles count query rows, 192 keys
 }
 
