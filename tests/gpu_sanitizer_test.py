@@ -15,6 +15,9 @@ lse too. Each is run once per entry of FEATURE_VARIANTS (the run-time features: 
 a sliding window, softcap and a sink; packed varlen with GQA, a window, softcap, a sink and
 seqused_k). The four tools run at once, one process each, and the test fails on any report of
 any of them (tests/sanitizer_check.py), or on an output element the kernels left unwritten.
+FLASHCORE_SANITIZER_TOOLS / FLASHCORE_SANITIZER_SHARD run a part of the sweep (some tools, every
+n-th instantiation: sanitizer_check.sweep_selection), for runs under a shorter time limit than the
+whole sweep needs; the test prints which part it ran.
 
 initcheck and the TMA: compute-sanitizer's initcheck does not see the Hopper kernels'
 cp.async.bulk.tensor stores, so every later read of a TMA-written output was reported (measured:
@@ -33,7 +36,7 @@ import pytest
 import torch
 
 import flashcore
-from sanitizer_check import TOOLS, run_sanitizers
+from sanitizer_check import run_sanitizers, sweep_selection
 from gpu_suite_env import check_expected_gpu
 
 
@@ -202,11 +205,18 @@ def test_every_runnable_instantiation_is_clean_under_all_four_sanitizers(tmp_pat
           % (len(todo), ", ".join(sorted("%s %s" % pa for pa in per_pass)), len(FEATURE_VARIANTS),
              ", ".join(skipped) or "none"))
     assert {d for _, _, _, d, _ in todo} <= set(PREDICATED_HEAD_DIMS), "a new head dim needs its predicated one"
+    # A part of the sweep (sanitizer_check.sweep_selection: FLASHCORE_SANITIZER_TOOLS / _SHARD), said
+    # in the output so that a part is never taken for the whole.
+    tools, shard, shards = sweep_selection()
+    todo = todo[shard::shards]
+    assert todo, "shard %d/%d of the sweep holds no instantiation" % (shard, shards)
+    print("this run: tools %s, shard %d/%d: %d instantiations%s"
+          % (",".join(tools), shard, shards, len(todo), "" if shards == 1 else " (a part of the sweep)"))
     case = CASE.replace("__TODO__", repr(json.dumps(todo))).replace("__FEATURES__", repr(json.dumps(FEATURE_VARIANTS)))
     case = case.replace("__PREDICATED__", repr(json.dumps(PREDICATED_HEAD_DIMS)))
     # "flashcore" is in every kernel's mangled name (namespaces flashcore::fwd, ::bwd, ::hopper):
     # the sanitizers check all of flashcore's kernels and none of torch's.
-    logs = run_sanitizers(TOOLS, case, "flashcore", tmp_path)
+    logs = run_sanitizers(tools, case, "flashcore", tmp_path)
     for tool, log in logs.items():
         covered = [line for line in log.splitlines() if line.startswith("covered ")]
         assert covered, "%s: the case printed no coverage line" % tool

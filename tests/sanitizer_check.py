@@ -16,6 +16,28 @@ import pytest
 TOOLS = ("memcheck", "racecheck", "initcheck", "synccheck")
 
 
+def sweep_selection(environ=None):
+    """Which part of a sanitizer sweep this process runs: (tools, shard index, shard count).
+
+    FLASHCORE_SANITIZER_TOOLS: a comma-separated subset of TOOLS (default: all four).
+    FLASHCORE_SANITIZER_SHARD: "i/n", the i-th of n interleaved parts of the sweep's cases
+    (default "0/1": all of them). A sweep longer than one process may run (a device call's time
+    limit) is run as several: the parts of one tool in parallel processes or calls, each checked
+    as strictly as the whole. Anything else raises ValueError naming the variable."""
+    env = os.environ if environ is None else environ
+    raw_tools = env.get("FLASHCORE_SANITIZER_TOOLS", "").strip()
+    tools = tuple(t.strip() for t in raw_tools.split(",")) if raw_tools else TOOLS
+    unknown = [t for t in tools if t not in TOOLS]
+    if unknown or not tools:
+        raise ValueError("FLASHCORE_SANITIZER_TOOLS=%r: expected a comma-separated subset of %s"
+                         % (raw_tools, ", ".join(TOOLS)))
+    raw_shard = env.get("FLASHCORE_SANITIZER_SHARD", "0/1").strip()
+    m = re.fullmatch(r"(\d+)/(\d+)", raw_shard)
+    if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
+        raise ValueError("FLASHCORE_SANITIZER_SHARD=%r: expected i/n with 0 <= i < n" % raw_shard)
+    return tools, int(m.group(1)), int(m.group(2))
+
+
 def _executable() -> str:
     exe = shutil.which("compute-sanitizer") or next(
         (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if os.path.exists(p)), None)
