@@ -22,7 +22,7 @@
 #include "kernels/sm80/bwd_kernel.cuh"  // first: the backward primitives (bwd::) the Hopper headers use
 #include "kernels/hopper/bwd_block_order.cuh"
 #include "kernels/hopper/dq_writer.cuh"
-#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/smem_tile.cuh"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 

@@ -66,7 +66,7 @@
 #include "kernels/hopper/bwd_cta.cuh"
 #include "kernels/hopper/bwd_scores.cuh"
 #include "kernels/hopper/dq_writer.cuh"
-#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/smem_tile.cuh"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 #include "kernels/hopper/wgmma.cuh"
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   constexpr int kDTiles = kHeadDim / 8;  // n8 groups of dK, dV
   constexpr int kQTiles = kBlockM / 8;   // n8 groups of S^T, dP^T (query columns)
   // Shared tiles: 128-byte swizzled rows of 64 columns, 64-byte ones of 32 at head dim 96 (whose
-  // K-major k16 steps and MN-major N = 96 need whole swizzle atoms: fwd_kernel.cuh).
+  // K-major k16 steps and MN-major N = 96 need whole swizzle atoms: smem_tile.cuh).
   constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
   constexpr int kTileCols = kSwizzle / 2;
   // dQ (kBlockM x kHeadDim over all kBlockN keys) in one slice per consumer:

@@ -34,7 +34,7 @@
 #include "kernels/hopper/bwd_cta.cuh"
 #include "kernels/hopper/bwd_scores.cuh"
 #include "kernels/hopper/dq_writer.cuh"
-#include "kernels/hopper/fwd_kernel.cuh"
+#include "kernels/hopper/smem_tile.cuh"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 #include "kernels/hopper/wgmma.cuh"

@@ -28,7 +28,7 @@ struct BshdOperand {
 
 // For each operand in order, a 4-D tiled map, dims innermost first (head_dim, seqlen, heads,
 // batch), whose box is one swizzled row wide -- swizzle_bytes / 2 head_dim elements: 64 with the
-// 128-byte swizzle, 32 with the 64-byte one (head dim 96: kernels/hopper/fwd_kernel.cuh) -- by
+// 128-byte swizzle, 32 with the 64-byte one (head dim 96: kernels/hopper/smem_tile.cuh) -- by
 // `box_rows` sequence rows; rows past `seqlen` and columns past the operand's `head_dim` (the
 // call's: a multiple of 8, possibly below the kernel's kHeadDim -- a whole box past it, as V's
 // third column block at head dims (192, 128), is all zeros) read as zeros and are not written by a

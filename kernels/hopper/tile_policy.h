@@ -79,7 +79,7 @@ enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 //        ptxas reloads 3-5 spilled values in every mainloop step: 188 of 240 registers is too
 //        many with the addressing and softmax state.)
 //
-// Head dim 96 (tiles 64-byte swizzled, kernels/hopper/fwd_kernel.cuh tile_swizzle_bytes): Q K^T is
+// Head dim 96 (tiles 64-byte swizzled, kernels/hopper/smem_tile.cuh tile_swizzle_bytes): Q K^T is
 // 6 k16 steps, P V one m64n96k16 per 16 keys, so per key a step has 3/4 of d128's GEMM work and
 // the same softmax work; a wider key block spreads each step's fixed costs (barriers, waits, O's
 // rescale) over more keys. 128 x 176, 2 stages, two Q buffers: 48 + 2 * 2 * 33 = 180 KB (+ 2);

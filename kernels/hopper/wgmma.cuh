@@ -22,7 +22,7 @@ namespace hopper {
 // leading- and stride-dimension byte offsets (all >> 4), swizzle mode in bits 62-63 (1 = 128-byte,
 // 2 = 64-byte swizzle). Tiles here are swizzled atoms of 8 rows x kSwizzleBytes, aligned to their
 // size, exactly what the TMA writes with CU_TENSOR_MAP_SWIZZLE_128B / _64B: 128 bytes wherever the
-// tile's width is a multiple of 64 columns, 64 bytes at head dim 96 (kernels/hopper/fwd_kernel.cuh
+// tile's width is a multiple of 64 columns, 64 bytes at head dim 96 (kernels/hopper/smem_tile.cuh
 // tile_swizzle_bytes says why).
 template <int kSwizzleBytes>
 __device__ __forceinline__ uint64_t smem_desc(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
