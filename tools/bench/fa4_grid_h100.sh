@@ -3,7 +3,9 @@
 # second of two device calls (FA4's wheels are larger than one call carries; see
 # ../shared/anchors/fa4/README.md). From the repository root of the device tool's copy, with the
 # carried folder $CARRY (default .carry_fa4) holding:
-#   attention_bundle.tar.gz   //tools/bench:attention_bundle (--config=gpu_target)
+#   attention_bundle.tar.gz   //tools/bench:attention_bundle (--config=gpu_target), or the same
+#                             tar xz-compressed as attention_bundle.tar.xz (~2.5 MB instead of
+#                             ~7.8: beside fa4/b and the tree it keeps the call under 64 MiB)
 #   fa4/b/                    the second half of fetch.sh's download (the first, fa4/a, was copied
 #                             to /root/keep by the first call: mkdir -p /root/keep && cp fa4/a/* /root/keep/)
 #   fa4_grid_h100.sh          this script
@@ -37,7 +39,11 @@ big=$(cat "$C/fa4/b/BIG_WHEEL_NAME")
 cat /root/keep/cu13.part.* "$C"/fa4/b/cu13.part.* > "/tmp/$big" && sha256sum "/tmp/$big"
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/fa4 "/tmp/$big" "$C"/fa4/b/*.whl \
   || echo "FA4 install failed: the bench runs without it"
-tar xzf "$C/attention_bundle.tar.gz" -C "$W"
+if [ -f "$C/attention_bundle.tar.xz" ]; then
+  tar xJf "$C/attention_bundle.tar.xz" -C "$W"
+else
+  tar xzf "$C/attention_bundle.tar.gz" -C "$W"
+fi
 R=$W/bundle/runfiles
 export PYTHONPATH=$R/_main:$R/_main/py:$R/_main/tools/bench:$R:/tmp/fa4:/tmp/fa4/nvidia_cutlass_dsl/dsl_packages
 export FLASH_ATTENTION_CUTE_DSL_CACHE_ENABLED=1 FLASH_ATTENTION_CUTE_DSL_CACHE_DIR=/tmp/fa4cache
