@@ -137,18 +137,18 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype, fwd_tile):
 
 
 # The long-rows tiles on sm90a (kernels/hopper/tile_policy.h fwd_long_rows): head dim 64's 192 x 128
-# with three consumer warpgroups taking pingpong turns round-robin, from 2048 query rows on (3072
+# with three consumer warpgroups taking pingpong turns round-robin, from 1024 query rows on (3072
 # causal); 96's 192 x 96 (the same three consumers), from 2048 query rows on, causal or not (shorter
 # rows run its 128 x 128 x 3 tile, as the other oracle tests do); 192's 128 x 112, unmasked only,
 # from 4096 keys on (its causal instantiation has no long-rows tile: forced, it runs the default
 # one). 64's and 96's run only where their 192-row tiles fill a wave of SMs (pick_fwd_tile), which
 # of these shapes only 8 heads x 22 tiles does: the test runs each shape by shape and with the
 # long-rows tile forced. Shapes: a ragged last tile, Sq != Sk both ways, more tiles than SMs. The
-# switch-edge test runs the lengths at each rule's edges by shape (query rows 2047 / 2048 full and
+# switch-edge test runs the lengths at each rule's edges by shape (query rows 1023 / 1024 full and
 # 3071 / 3072 causal for 64, where its small grids stay on the default tile; 2047 / 2048 query rows
 # for 96 on 12 heads, whose 2048-row grid is 12 x 11 = 132 tiles; 4095 / 4096 keys for 192).
 LONG_ROWS_SHAPES = [(1, 2, 4096, 4096), (1, 1, 4100, 5000), (1, 1, 5000, 4100), (1, 8, 4096, 4096)]
-TILE_SWITCH_EDGES = {64: [(1, 2, 2047, 300), (1, 2, 2048, 300), (1, 2, 3071, 3071), (1, 2, 3072, 3072)],
+TILE_SWITCH_EDGES = {64: [(1, 2, 1023, 300), (1, 2, 1024, 300), (1, 2, 3071, 3071), (1, 2, 3072, 3072)],
                      96: [(1, 12, 2047, 300), (1, 12, 2048, 300), (1, 12, 2047, 700), (1, 12, 2048, 700)],
                      192: [(1, 2, 300, 4095), (1, 2, 300, 4096), (1, 2, 700, 4095), (1, 2, 700, 4096)]}
 

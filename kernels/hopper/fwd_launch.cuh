@@ -96,7 +96,8 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   const cudaError_t err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
   const FwdTileKind tile =
-      pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile());
+      pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile(),
+                    p.cu_seqlens_q != nullptr ? p.total_q : 0);
   if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
     if (tile == FwdTileKind::kFewTiles) {
       return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, sm_count, stream);

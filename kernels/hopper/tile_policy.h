@@ -22,13 +22,20 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 // Whether a head dim has a second forward tile for long sequences (fwd_tile_policy below), and
 // whether a call runs on it (seqlen_q / seqlen_k are the maxima when packed). Both tiles of a head
 // dim are compiled into its one registered launcher (no new instantiation keys):
-//   64: the 192-row tile from 2048 query rows on (3072 when causal). At S 2048 it measured +7%
-//       full and -9% causal (half of a causal row's tiles are short) against the 128-row tile
-//       (H100, kernel-only, bf16 and fp16: docs/results/2026-11-24-h100-session15/call2). Causal,
-//       forced tiles in one process (docs/results/2026-11-27-h100-session24.md), 192 / 128 rows:
-//       dense S 2048 0.960-0.968, 2560 0.983-0.996, 3072 1.118-1.124, 3584 1.048-1.054, 4096
-//       1.049-1.058; packed batches of 64 mixed lengths (seqlen_q = their longest) 1.05-1.09 at
-//       every longest length tried (2500-4000), equal lengths 2048 0.95, 3072 1.12.
+//   64: the 192-row tile from 1024 query rows on (3072 when causal; packed causal batches whose
+//       lengths vary, 1536). Forced tiles in one process, 192 / 128 rows (H100, kernel-only, bf16
+//       and fp16; docs/results/2026-11-27-h100-session24.md unless said):
+//       - not causal, dense: S 1024 1.072-1.080, 1280 1.132-1.142, 1536 1.160-1.179, 1792
+//         1.097-1.099, 2048 +7% (session 15); packed, lengths varied or equal, longest 979-1958:
+//         1.12-1.24;
+//       - causal, dense: S 2048 0.960-0.985 (half of a causal row's tiles are short; session 15:
+//         -9%), 2560 0.983-0.996, 3072 1.118-1.124, 3584 1.048-1.054, 4096 1.049-1.058; equal
+//         packed lengths alike (2048 0.95-0.97, 2560 1.01-1.03, 3072 1.12);
+//       - causal, packed with varied lengths (packed_q_rows, their rows, under 95% of batch x the
+//         longest; 64 sequences, two runs): 1.015-1.121 at every longest length from 1958 to 3988
+//         (spreads 100..2048 to 1800..2200, 100..4000), 1496: 1.016-1.038 bf16, 0.984-0.992 fp16.
+//         Lengths within 1% of 2048 measured 0.94-0.98, as the dense S 2048 (the 192-row tile's
+//         last block two-thirds full): the mean keeps those on the dense rule.
 //   96: the 192-row tile from 2048 query rows on, causal or not. Against the 128-row tile (one
 //       process, forced tiles, bf16): S 2048 full +8..+12%, causal +2.5..+3.1%, S 4096 +12..+17%,
 //       but S 1024 -3..-7% (H100, docs/results/2026-11-24-h100-session19.md).
@@ -40,9 +47,16 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
   return head_dim == 64 || head_dim == 96 || (head_dim == 192 && !masked);
 }
-constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal) {
+// packed_q_rows: the rows of a packed call's q (cu_seqlens), 0 for a dense call; `batch` sequences.
+constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal, int batch = 1,
+                             long long packed_q_rows = 0) {
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
-  const int from = head_dim == 192 ? 4096 : causal && head_dim == 64 ? 3072 : 2048;  // 192's tile is unmasked only
+  const bool varied_lengths = packed_q_rows > 0 && 100 * packed_q_rows < 95ll * batch * seqlen_q;
+  const int from = head_dim == 192  ? 4096  // 192's tile is unmasked only
+                   : head_dim == 96 ? 2048
+                   : !causal        ? 1024
+                   : varied_lengths ? 1536
+                                    : 3072;
   return (head_dim == 192 ? seqlen_k : seqlen_q) >= from;  // the 192-row tiles count query rows, 192 keys
 }
 
@@ -160,12 +174,12 @@ constexpr FwdNarrowShape fwd_narrow_shape(int head_dim) {
 // The long-rows tile needs a wave of its own tiles: at d64 it has 192 rows, and on a small grid
 // (B1 H8 S2048: 88 tiles on 132 SMs) it left SMs idle (30.3 us, cuDNN 22.0).
 constexpr FwdTileKind pick_fwd_tile(int head_dim, int batch, int heads, int seqlen_q, int seqlen_k, bool causal,
-                                    int sm_count, int forced) {
+                                    int sm_count, int forced, long long packed_q_rows = 0) {
   if (forced > 0) return static_cast<FwdTileKind>(forced - 1);
   const long long rows = static_cast<long long>(batch) * heads;
   const long long tiles_128 = rows * ((seqlen_q + 127) / 128);
   if (fwd_has_few_tiles_tile(head_dim) && 2 * tiles_128 <= sm_count) return FwdTileKind::kFewTiles;
-  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal)) {
+  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal, batch, packed_q_rows)) {
     const int long_m = fwd_tile_policy(head_dim, FwdTileKind::kLongRows).block_m;
     const long long tiles_long = rows * ((seqlen_q + long_m - 1) / long_m);
     if (long_m == fwd_tile_policy(head_dim).block_m || tiles_long >= sm_count) return FwdTileKind::kLongRows;
