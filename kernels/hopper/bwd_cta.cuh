@@ -208,7 +208,7 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
     // Suspended rather than polling: this warp shares an SMSP with two consumer warps, and the
     // plain try_wait loop spun ~260 times a step there (ncu SASS at B4 S4096: 26-34 M YIELD /
     // TRYWAIT / BRA triples per backward, about a tenth of all issued instructions).
-    mbar_wait_suspended(&smem.empty[s], st.parity() ^ 1);
+    mbar_wait<10000000>(&smem.empty[s], st.parity() ^ 1);  // suspended up to 10 ms a try
     mbar_arrive_expect_tx(bar, 2 * kTileBytes);
     load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[s], bar, q_row0, h, cta.tma_batch);
     load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.dout, smem.dout[s], bar, q_row0, h, cta.tma_batch);

@@ -32,7 +32,7 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 //         -9%), 2560 0.983-0.996, 3072 1.118-1.124, 3584 1.048-1.054, 4096 1.049-1.058; equal
 //         packed lengths alike (2048 0.95-0.97, 2560 1.01-1.03, 3072 1.12);
 //       - causal, packed with varied lengths (packed_q_rows, their rows, under 95% of batch x the
-//         longest; 64 sequences, two runs): 1.015-1.121 at every longest length from 1958 to 3988
+//         longest; 64 sequences, three runs): 1.015-1.121 at every longest length from 1958 to 3988
 //         (spreads 100..2048 to 1800..2200, 100..4000), 1496: 1.016-1.038 bf16, 0.984-0.992 fp16.
 //         Lengths within 1% of 2048 measured 0.94-0.98, as the dense S 2048 (the 192-row tile's
 //         last block two-thirds full): the mean keeps those on the dense rule.

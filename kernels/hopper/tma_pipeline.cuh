@@ -52,32 +52,29 @@ __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
 }
 
+// Waits for the phase of `parity` to complete. kSuspendNs > 0: try_wait with that suspend-time
+// hint, so the thread sleeps until the phase completes (or the time passes) instead of returning
+// after the system's short default limit and polling again -- for a thread with nothing else to do
+// meanwhile (a producer waiting for a stage to be released), whose polls would be issued from the
+// SMSP its warp shares with math warps.
+template <uint32_t kSuspendNs = 0>
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   const uint32_t addr = smem_u32(bar);
   uint32_t done;
   do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(addr), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-
-// mbar_wait for a thread that has nothing else to do meanwhile (a producer waiting for a stage
-// to be released): try_wait with a suspend-time hint, so the thread sleeps until the phase
-// completes (or 10 ms pass) instead of returning after the system's short default limit and
-// polling again -- each poll is issued from the SMSP its warp shares with math warps.
-__device__ __forceinline__ void mbar_wait_suspended(uint64_t* bar, uint32_t parity) {
-  constexpr uint32_t kSuspendNs = 10000000;
-  const uint32_t addr = smem_u32(bar);
-  uint32_t done;
-  do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(addr), "r"(parity), "r"(kSuspendNs)
-        : "memory");
+    if constexpr (kSuspendNs == 0) {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(addr), "r"(parity)
+          : "memory");
+    } else {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(addr), "r"(parity), "r"(kSuspendNs)
+          : "memory");
+    }
   } while (!done);
 }
 
