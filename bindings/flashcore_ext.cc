@@ -259,8 +259,10 @@ T* pointer(const py::dict& d, const char* name) {
 void decode(int device, const std::string& arch, const std::string& dtype, const py::dict& d, uintptr_t stream) {
   DecodeParams p{};
   p.head_dim = param<int>(d, "head_dim");
+  check_head_dim(p.head_dim);
+  // The smallest compiled head dim >= the call's; the kernel predicates the columns past it.
   const DecodeKernelKey key{parse_arch(arch), parse_dtype(dtype), p.head_dim};
-  DecodeLauncher launcher = find_decode_kernel(key);
+  DecodeLauncher launcher = find_decode_kernel_for(key, nullptr);
   if (launcher == nullptr) {
     throw py::value_error("flashcore: no decode kernel compiled for arch=" + arch + " dtype=" + dtype +
                           " head_dim=" + std::to_string(p.head_dim) + " (see flashcore.build_info()['decode_kernels'])");
@@ -327,7 +329,15 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
 py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads, int heads_kv, int seqlen_q,
                      int max_seqlen_k, int num_sms, int num_splits, int page_size, bool leftpad) {
   if (heads_kv <= 0 || heads % heads_kv != 0) throw py::value_error("flashcore: heads must be a multiple of heads_kv");
-  const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), head_dim);
+  check_head_dim(head_dim);
+  // The tile shape and the split scratch's rows are the kernel's head dim's (find_decode_kernel_for;
+  // the decode head dims are the same for both dtypes). 0: no kernel compiled for it.
+  DecodeKernelKey kernel_key{};
+  const int kernel_dim =
+      find_decode_kernel_for(DecodeKernelKey{parse_arch(arch), DType::kBf16, head_dim}, &kernel_key, true) != nullptr
+          ? kernel_key.head_dim
+          : 0;
+  const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), kernel_dim > 0 ? kernel_dim : head_dim);
   const int rows = heads / heads_kv * seqlen_q;
   const int block_m = decode_block_m(rows);
   const int m_blocks = (rows + block_m - 1) / block_m;
@@ -342,6 +352,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   plan["block_m"] = block_m;
   plan["block_n"] = tile.block_n;
   plan["max_splits"] = kDecodeMaxSplits;
+  plan["kernel_head_dim"] = kernel_dim;
   // Paged calls in address order: int64 entries of the page-sort scratch and its grid (0: key order).
   const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, rows, page_size, tile.block_n, leftpad,
                                                batch, heads_kv, splits, max_seqlen_k, num_sms, forced_decode_page_order());
@@ -456,8 +467,9 @@ PYBIND11_MODULE(_C, m) {
         py::arg("heads"), py::arg("heads_kv"), py::arg("seqlen_q"), py::arg("max_seqlen_k"), py::arg("num_sms"),
         py::arg("num_splits"), py::arg("page_size") = 0, py::arg("leftpad") = false,
         "Split count (num_splits 0: heuristic from the shapes and num_sms; bound max_splits), tile "
-        "sizes and page-sort scratch entries ('sorted_pages_entries', int64; paged calls: page_size > 0) "
-        "of a decode call.");
+        "sizes, the compiled head dim the call runs on ('kernel_head_dim', the split scratch's row "
+        "width; 0: none) and page-sort scratch entries ('sorted_pages_entries', int64; paged calls: "
+        "page_size > 0) of a decode call.");
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
         "('bwd_kernels'), KV-cache decode kernels ('decode_kernels'), CUDA and host compiler versions.");

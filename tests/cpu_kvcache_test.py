@@ -52,6 +52,16 @@ def test_split_plan():
     assert plan() == plan()
 
 
+def test_plan_names_the_kernel_head_dim():
+    # A head dim runs on the smallest compiled decode head dim >= it (the split scratch's row
+    # width), with that kernel's tiles: 64 keys a block at 128, 128 at 64.
+    assert [plan(head_dim=d)["kernel_head_dim"] for d in (8, 40, 64, 72, 96, 128, 136)] == [64, 64, 64, 128, 128,
+                                                                                           128, 0]
+    assert plan(head_dim=96)["block_n"] == 64 and plan(head_dim=40)["block_n"] == 128
+    with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 100"):
+        plan(head_dim=100)
+
+
 def test_page_sort_plan():
     # Paged split decode calls on sm90a visit their pages in address order: scratch of (batch,
     # splits, 1024) int64 entries (kernels/decode/tile_policy.h decode_page_sort), where the sort grid
@@ -90,9 +100,14 @@ BAD = [
     (dict(alibi_slopes=torch.ones(8)), NotImplementedError, "alibi_slopes"),
     (dict(q=torch.randn(2, 1, 8, 128)), TypeError, "q must be float16 or bfloat16"),
     (dict(q=torch.randn(2, 8, 128).bfloat16()), ValueError, "q must be 4-D"),
-    (dict(q=torch.randn(2, 1, 8, 96).bfloat16()), ValueError,
-     r"head_dim must be 64 or 128 for a KV cache \(the KV-cache kernels are built for those two only; "
-     r"flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256\), got 96"),
+    (dict(q=torch.randn(2, 1, 8, 136).bfloat16()), ValueError,
+     r"head_dim must be a multiple of 8 from 8 to 128 for a KV cache \(the KV-cache kernels are built up to "
+     r"128; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256\), got 136"),
+    (dict(q=torch.randn(2, 1, 8, 100).bfloat16()), ValueError, "head_dim must be a multiple of 8 from 8 to 128"),
+    # A head dim below a kernel's passes the checks (then runs on it, predicated): 96 on the 128 kernel.
+    (dict(q=torch.randn(2, 1, 8, 96).bfloat16(), k=torch.randn(2, 1, 2, 96).bfloat16(),
+          v=torch.randn(2, 1, 2, 96).bfloat16(), k_cache=torch.zeros(2, 64, 2, 96).bfloat16(),
+          v_cache=torch.zeros(2, 64, 2, 96).bfloat16()), ValueError, "must be CUDA tensors"),
     (dict(k_cache=torch.zeros(2, 64, 2, 128).half()), TypeError, "k_cache must have q's dtype"),
     (dict(v_cache=torch.zeros(2, 64, 2, 128)), TypeError, "v_cache must be float16 or bfloat16"),
     (dict(k_cache=torch.zeros(2, 64, 3, 128).bfloat16(), v_cache=torch.zeros(2, 64, 3, 128).bfloat16()),

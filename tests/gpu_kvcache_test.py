@@ -16,7 +16,7 @@ import torch
 import flashcore
 from flashcore import kvcache
 from gpu_suite_env import check_expected_gpu
-from kvcache_case import (DEV, MATRIX, PAGED, Case, bits, case_id, forced_forward,  # noqa: F401 (fixtures)
+from kvcache_case import (DEV, MATRIX, PAGED, PREDICATED, Case, bits, case_id, forced_forward,  # noqa: F401
                           page_order)
 from kvcache_reference import expected_cache, kvcache_attention
 from oracle_constants import UNIT_ROUNDOFF
@@ -35,6 +35,24 @@ def test_matrix(spec):
 @pytest.mark.parametrize("spec", PAGED, ids=[case_id(c) for c in PAGED])
 def test_paged_matrix_in_each_page_order(spec, page_order):
     Case(**spec).run()
+
+
+# Head dims below a decode kernel's (64 or 128), predicated; paged ones in both page orders.
+PREDICATED_ORDERS = [(c, order) for c in PREDICATED for order in ([None] if c["page_size"] is None else ["key", "address"])]
+
+
+@pytest.mark.parametrize("spec,page_order", PREDICATED_ORDERS, indirect=["page_order"],
+                         ids=["%s-%s" % (case_id(c), order or "contig") for c, order in PREDICATED_ORDERS])
+def test_predicated_head_dims(spec, page_order):
+    Case(**spec).run()
+
+
+# A long split cache at head dim 96 (the 128 kernel, 12 of its 16 chunks a row): the split
+# combine's lanes past the call's columns neither read nor write.
+@pytest.mark.parametrize("page_size", [None, 16])
+@pytest.mark.parametrize("num_splits", [0, 5])
+def test_predicated_head_dim_long_split_cache(page_size, num_splits):
+    Case(batch=2, d=96, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=num_splits, seed=21).run()
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)

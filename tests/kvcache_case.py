@@ -207,6 +207,26 @@ def case_id(c):
 MATRIX = matrix()
 
 
+# Head dims that run on a larger decode kernel with their columns past them predicated (64: 8..56;
+# 128: 72..120): every layout kind, decode (16-row) and 64-row query blocks, split and not.
+PREDICATED_DIMS = [32, 40, 80, 96, 120]
+
+
+def predicated_matrix():
+    cases = []
+    for i, (d, layout, s_new) in enumerate(itertools.product(PREDICATED_DIMS, [None, 16, 64, 256], [1, 7])):
+        feats = dict(FEATURES[i % len(FEATURES)])
+        if feats.get("batch_idx") and layout is not None:
+            feats = dict(leftpad=True)
+        cases.append(dict(dtype=[torch.bfloat16, torch.float16][i % 2], d=d, page_size=layout, s_new=s_new,
+                          heads=HEADS[i % len(HEADS)], num_splits=SPLITS[(i // 2) % len(SPLITS)], seed=1000 + i,
+                          **feats))
+    return cases
+
+
+PREDICATED = predicated_matrix()
+
+
 @pytest.fixture
 def page_order(request):
     """Forces the order paged decode calls visit their pages in (kernels/decode/tile_policy.h

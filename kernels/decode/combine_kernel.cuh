@@ -42,6 +42,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
     if (t >= p.cu_seqlens_q[b + 1] - row0_q) return;  // past this sequence's queries
   }
   const int count = p.num_splits;
+  const bool active = lane * kPerLane < p.head_dim;  // this lane's columns are the call's
   float m = -INFINITY;
   for (int s = lane; s < count; s += 32) m = fmaxf(m, p.lse_accum[s * rows + row]);
 #pragma unroll
@@ -56,7 +57,8 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
     for (int j = 0; j < kUnroll; ++j) {
       const int s = min(s0 + j, count - 1);  // past the last split: reload it, not summed below
       lse[j] = p.lse_accum[s * rows + row];
-      v[j] = *reinterpret_cast<const Vec*>(p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane);
+      // o_accum rows are kHeadDim wide; the split kernel wrote the call's head_dim columns.
+      v[j] = active ? *reinterpret_cast<const Vec*>(p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane) : Vec{};
     }
 #pragma unroll
     for (int j = 0; j < kUnroll; ++j) {
@@ -72,9 +74,11 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   const float inv = sum > 0.f ? 1.f / sum : 0.f;
   auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (row0_q + t) * p.o_row_stride +
             head * p.o_head_stride + lane * kPerLane;
+  if (active) {
 #pragma unroll
-  for (int i = 0; i < kPerLane; i += 2) {
-    *reinterpret_cast<uint32_t*>(o + i) = Traits::pack2(acc[i] * inv, acc[i + 1] * inv);
+    for (int i = 0; i < kPerLane; i += 2) {
+      *reinterpret_cast<uint32_t*>(o + i) = Traits::pack2(acc[i] * inv, acc[i + 1] * inv);
+    }
   }
   if (lane == 0 && p.lse != nullptr) {
     const int64_t idx = lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, b, head, row0_q) + t;

@@ -104,6 +104,10 @@ using DecodeLauncher = cudaError_t (*)(const DecodeParams&, cudaStream_t);
 // Registered by the generated instantiation TUs at static-initialisation time (as the forward's).
 bool register_decode_kernel(const DecodeKernelKey& key, DecodeLauncher launcher);
 DecodeLauncher find_decode_kernel(const DecodeKernelKey& key);
+// The kernel a call of key.head_dim runs on: the smallest registered head dim >= it for the arch
+// (and the dtype, unless `any_dtype`), its columns past key.head_dim predicated (decode_kernel.cuh);
+// its key in *kernel_key. Null when none is compiled.
+DecodeLauncher find_decode_kernel_for(const DecodeKernelKey& key, DecodeKernelKey* kernel_key, bool any_dtype = false);
 std::vector<DecodeKernelKey> registered_decode_kernels();
 
 // Test-only: 0 lets each paged call pick its page order (tile_policy.h decode_page_sort);

@@ -148,6 +148,13 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   // serves K and V. Rows past the keys copy nothing (zero fill) from a valid address.
   constexpr int kLoadRows = kBlockN / kRowsPerPass;
   const int ch = tid % kChunksPerRow;
+  // A head dim below kHeadDim (a multiple of 8: whole chunks): this thread's chunk lies past it on
+  // every row, so it copies nothing (zero fill) from the row's first chunk, a valid address. The
+  // zero columns of Q, K and V leave the scores unchanged and give O zero columns, never stored:
+  // the HBM bytes are the call's head dim's (decode is bound by them), the math the kernel's.
+  const bool ch_in_head = ch * 8 < p.head_dim;
+  const int ch_src = ch_in_head ? ch : 0;
+  const int ch_bytes = ch_in_head ? 16 : 0;
   const int r_first = tid / kChunksPerRow;
   auto stage_k = [&](int stage) { return sK + stage * kBlockN * kHeadDim; };
   auto stage_v = [&](int stage) { return sV + stage * kBlockN * kHeadDim; };
@@ -237,8 +244,8 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
         k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
         v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
       }
-      cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch * 8, valid ? 16 : 0);
-      cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch * 8, valid ? 16 : 0);
+      cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch_src * 8, valid ? ch_bytes : 0);
+      cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch_src * 8, valid ? ch_bytes : 0);
     }
   };
 
@@ -253,8 +260,8 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
         const bool valid = row < rows;
         const int t = valid ? row / group_size : 0;
         const int h = kv_head * group_size + (valid ? row % group_size : 0);
-        const auto* src = q + (seq.row0_q + t) * p.q_row_stride + h * p.q_head_stride + ch * 8;
-        cp_async_16(smem_u32(sQ + swizzled<kHeadDim>(r, ch)), src, valid ? 16 : 0);
+        const auto* src = q + (seq.row0_q + t) * p.q_row_stride + h * p.q_head_stride + ch_src * 8;
+        cp_async_16(smem_u32(sQ + swizzled<kHeadDim>(r, ch)), src, valid ? ch_bytes : 0);
       }
     }
   }
@@ -449,7 +456,7 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     const int lrow = e / kPairs;
     const int d = (e % kPairs) * 2;
     const int row = m0 + lrow;
-    if (row >= rows) continue;
+    if (row >= rows || d >= p.head_dim) continue;  // columns past the call's head dim are not its
     float m = -INFINITY;
 #pragma unroll
     for (int w = 0; w < kKeyWarps; ++w) m = fmaxf(m, sm_max[w * kBlockM + lrow]);
@@ -534,7 +541,8 @@ template <Arch kArch, DType kDType, int kHeadDim>
 cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   static_assert(sizeof(typename Traits::Element) == 2, "decode_smem_bytes counts 2-byte elements");
-  if (p.head_dim != kHeadDim) return cudaErrorInvalidValue;
+  // Any head dim up to the kernel's in whole 16-byte chunks (the columns past it predicated).
+  if (p.head_dim <= 0 || p.head_dim > kHeadDim || p.head_dim % 8 != 0) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.heads_kv <= 0 || p.heads % p.heads_kv != 0 || p.seqlen_q <= 0) {
     return cudaErrorInvalidValue;
   }

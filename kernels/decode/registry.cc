@@ -39,6 +39,21 @@ DecodeLauncher find_decode_kernel(const DecodeKernelKey& key) {
   return nullptr;
 }
 
+DecodeLauncher find_decode_kernel_for(const DecodeKernelKey& key, DecodeKernelKey* kernel_key, bool any_dtype) {
+  DecodeRegistry& r = decode_registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  const std::pair<DecodeKernelKey, DecodeLauncher>* best = nullptr;
+  for (const auto& e : r.entries) {
+    if (e.first.arch != key.arch || (!any_dtype && e.first.dtype != key.dtype) || e.first.head_dim < key.head_dim) {
+      continue;
+    }
+    if (best == nullptr || e.first.head_dim < best->first.head_dim) best = &e;
+  }
+  if (best == nullptr) return nullptr;
+  if (kernel_key != nullptr) *kernel_key = best->first;
+  return best->second;
+}
+
 namespace {
 std::atomic<int> g_forced_decode_page_order{0};
 }  // namespace

@@ -23,15 +23,21 @@ from flashcore._attention import _C, _DTYPE_NAMES, _device_arch, _raw_stream
 
 _NAME = "flashcore.flash_attn_with_kvcache"
 
-# The decode kernels (kernels/decode/) are instantiated for these head dims only and do not predicate
-# a smaller one (flashcore.attention and flash_attn_func do: any multiple of 8 up to 256).
-KVCACHE_HEAD_DIMS = (64, 128)
+# The decode kernels (kernels/decode/) are instantiated at head dims 64 and 128; any multiple of 8
+# up to the largest runs on the smallest of them >= it, the columns past it predicated (no padded
+# copies: the HBM bytes are the call's head dim's). flashcore.attention and flash_attn_func take
+# any multiple of 8 up to 256.
+KVCACHE_MAX_HEAD_DIM = 128
+
+
+def _head_dim_ok(head_dim):
+    return 0 < head_dim <= KVCACHE_MAX_HEAD_DIM and head_dim % 8 == 0
 
 
 def _head_dim_error(fn, head_dim):
-    return ("%s: head_dim must be 64 or 128 for a KV cache (the KV-cache kernels are built for those two "
-            "only; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256), got %d"
-            % (fn, head_dim))
+    return ("%s: head_dim must be a multiple of 8 from 8 to %d for a KV cache (the KV-cache kernels are built "
+            "up to %d; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256), got %d"
+            % (fn, KVCACHE_MAX_HEAD_DIM, KVCACHE_MAX_HEAD_DIM, head_dim))
 
 
 @functools.lru_cache(maxsize=None)
@@ -41,14 +47,15 @@ def _num_sms(device_index: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
-          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False) -> Tuple[int, int, int, int]:
-    """(split count, int64 entries of the page-sort scratch, sort CTAs, lists per sort CTA) of a
-    call: functions of the shapes, the layout and the SM count only (never of cache_seqlens), so
-    the scratch of a captured step fits every replay. _set_forced_page_order clears the cache."""
+          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False) -> Tuple[int, int, int, int, int]:
+    """(split count, int64 entries of the page-sort scratch, sort CTAs, lists per sort CTA, the
+    compiled head dim the call runs on: the split scratch's row width) of a call: functions of the
+    shapes, the layout and the SM count only (never of cache_seqlens), so the scratch of a captured
+    step fits every replay. _set_forced_page_order clears the cache."""
     plan = _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms, num_splits,
                           page_size, leftpad)
     return (plan["num_splits"], plan["sorted_pages_entries"], plan["page_sort_ctas"],
-            plan["page_sort_lists_per_cta"])
+            plan["page_sort_lists_per_cta"], plan["kernel_head_dim"])
 
 
 # Test-only: the order paged decode calls visit their pages in (kernels/decode/tile_policy.h
@@ -127,7 +134,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
     page_size = k_cache.shape[1] if block_table is not None else 0
-    splits, sort_entries, sort_ctas, sort_lists = _plan(
+    splits, sort_entries, sort_ctas, sort_lists, kernel_head_dim = _plan(
         arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits, page_size,
         cache_leftpad is not None)
     sorted_pages = None
@@ -135,7 +142,9 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         sorted_pages = torch.empty((sort_entries,), dtype=torch.int64, device=q.device)
     o_accum = lse_accum = None
     if splits > 1:
-        o_accum = torch.empty((splits, batch, heads, seqlen_q, head_dim), dtype=torch.float32, device=q.device)
+        # Rows of the kernel's head dim (its columns past the call's are never written or read).
+        o_accum = torch.empty((splits, batch, heads, seqlen_q, kernel_head_dim or head_dim), dtype=torch.float32,
+                              device=q.device)
         lse_accum = torch.empty((splits, batch, heads, seqlen_q), dtype=torch.float32, device=q.device)
 
     def strides3(t):
@@ -261,7 +270,7 @@ def flash_attn_with_kvcache(
     batch, seqlen_q, heads, head_dim = q.shape
     if q.numel() == 0:
         raise ValueError("%s: q is empty (shape %s)" % (_NAME, tuple(q.shape)))
-    if head_dim not in KVCACHE_HEAD_DIMS:
+    if not _head_dim_ok(head_dim):
         raise ValueError(_head_dim_error(_NAME, head_dim) + " (q's last dimension)")
     paged, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim)
     _check_heads(heads, heads_kv)
@@ -545,7 +554,7 @@ def paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused_k, cu_
     _check_tensor("q", q, 3, tuple(_DTYPE_NAMES), fn)
     _check_rows_aligned("q", q, fn)
     total_q, heads, head_dim = q.shape
-    if head_dim not in KVCACHE_HEAD_DIMS:
+    if not _head_dim_ok(head_dim):
         raise ValueError(_head_dim_error(fn, head_dim))
     if block_table is None:
         raise ValueError("%s: block_table is required for a paged cache" % fn)
