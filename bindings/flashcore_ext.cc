@@ -339,7 +339,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
           : 0;
   const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), kernel_dim > 0 ? kernel_dim : head_dim);
   const int rows = heads / heads_kv * seqlen_q;
-  const int block_m = decode_block_m(rows);
+  const int block_m = decode_block_m(tile, rows);
   const int m_blocks = (rows + block_m - 1) / block_m;
   const int key_blocks = (max_seqlen_k + tile.block_n - 1) / tile.block_n;
   int splits = num_splits;

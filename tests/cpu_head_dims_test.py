@@ -127,28 +127,27 @@ def test_head_dim_0_is_an_empty_tensor_error():
         flashcore.flash_attn_func(t(2, 16, 4, 0), t(2, 24, 4, 0), t(2, 24, 4, 0))
 
 
-@pytest.mark.parametrize("d", (136, 200, 256))
-def test_kv_cache_takes_up_to_128_and_says_so(d):
+@pytest.mark.parametrize("d", (264, 512))
+def test_kv_cache_takes_up_to_256_and_says_so(d):
     with pytest.raises(ValueError, match=r"flashcore.flash_attn_with_kvcache: head_dim must be a multiple of 8 from 8 "
-                                         r"to 128 for a KV cache \(the KV-cache kernels are built up to 128; "):
+                                         r"to 256, got %d" % d):
         flashcore.flash_attn_with_kvcache(t(2, 1, 4, d, dtype=torch.bfloat16), t(2, 32, 2, d, dtype=torch.bfloat16),
                                           t(2, 32, 2, d, dtype=torch.bfloat16), cache_seqlens=3)
 
 
-@pytest.mark.parametrize("d", (8, 40, 80, 96, 120))
-def test_kv_cache_takes_multiples_of_8_up_to_128(d):
+@pytest.mark.parametrize("d", (8, 40, 80, 96, 120, 136, 200, 256))
+def test_kv_cache_takes_multiples_of_8_up_to_256(d):
     # Past every head-dim check; CPU tensors stop at the device check.
     with pytest.raises(ValueError, match="must be CUDA tensors"):
         flashcore.flash_attn_with_kvcache(t(2, 1, 4, d, dtype=torch.bfloat16), t(2, 32, 2, d, dtype=torch.bfloat16),
                                           t(2, 32, 2, d, dtype=torch.bfloat16), cache_seqlens=3)
 
 
-def test_paged_varlen_takes_up_to_128_and_says_so(monkeypatch):
+def test_paged_varlen_takes_up_to_256_and_says_so(monkeypatch):
     monkeypatch.setattr(_checks, "check_device", lambda fn, q: None)  # no GPU: reach the KV-cache module
-    q = t(12, 4, 136, dtype=torch.bfloat16)
-    cache = t(8, 16, 2, 136, dtype=torch.bfloat16)
-    with pytest.raises(ValueError, match="flash_attn_varlen_func: head_dim must be a multiple of 8 from 8 to 128 "
-                                         "for a KV cache"):
+    q = t(12, 4, 264, dtype=torch.bfloat16)
+    cache = t(8, 16, 2, 264, dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match="flash_attn_varlen_func: head_dim must be a multiple of 8 from 8 to 256"):
         flashcore.flash_attn_varlen_func(q, cache, cache, cu(5, 7), None, 7, 64,
                                          block_table=torch.arange(8, dtype=torch.int32).view(2, 4),
                                          seqused_k=torch.tensor([30, 40], dtype=torch.int32))

@@ -19,7 +19,7 @@ I32 = torch.int32
 
 def test_build_info_lists_the_decode_kernels():
     got = [(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]]
-    want = {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128)}
+    want = {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128, 256)}
     assert set(got) == want and len(got) == len(want)
 
 
@@ -55,9 +55,12 @@ def test_split_plan():
 def test_plan_names_the_kernel_head_dim():
     # A head dim runs on the smallest compiled decode head dim >= it (the split scratch's row
     # width), with that kernel's tiles: 64 keys a block at 128, 128 at 64.
-    assert [plan(head_dim=d)["kernel_head_dim"] for d in (8, 40, 64, 72, 96, 128, 136)] == [64, 64, 64, 128, 128,
-                                                                                           128, 0]
+    dims = (8, 40, 64, 72, 96, 128, 136, 200, 256, 264)
+    assert [plan(head_dim=d)["kernel_head_dim"] for d in dims] == [64, 64, 64, 128, 128, 128, 256, 256, 256, 0]
     assert plan(head_dim=96)["block_n"] == 64 and plan(head_dim=40)["block_n"] == 128
+    # 256: 64-key blocks (64 KiB of K and V a stage); on sm89 32-key blocks and 64-row query blocks only.
+    assert plan(head_dim=200)["block_n"] == 64 and plan(head_dim=200)["block_m"] == 16
+    assert plan(arch="sm89", head_dim=256)["block_n"] == 32 and plan(arch="sm89", head_dim=256)["block_m"] == 64
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 100"):
         plan(head_dim=100)
 
@@ -100,11 +103,13 @@ BAD = [
     (dict(alibi_slopes=torch.ones(8)), NotImplementedError, "alibi_slopes"),
     (dict(q=torch.randn(2, 1, 8, 128)), TypeError, "q must be float16 or bfloat16"),
     (dict(q=torch.randn(2, 8, 128).bfloat16()), ValueError, "q must be 4-D"),
-    (dict(q=torch.randn(2, 1, 8, 136).bfloat16()), ValueError,
-     r"head_dim must be a multiple of 8 from 8 to 128 for a KV cache \(the KV-cache kernels are built up to "
-     r"128; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256\), got 136"),
-    (dict(q=torch.randn(2, 1, 8, 100).bfloat16()), ValueError, "head_dim must be a multiple of 8 from 8 to 128"),
+    (dict(q=torch.randn(2, 1, 8, 264).bfloat16()), ValueError,
+     r"flash_attn_with_kvcache: head_dim must be a multiple of 8 from 8 to 256, got 264 \(q's last dimension\)"),
+    (dict(q=torch.randn(2, 1, 8, 100).bfloat16()), ValueError, "head_dim must be a multiple of 8 from 8 to 256"),
     # A head dim below a kernel's passes the checks (then runs on it, predicated): 96 on the 128 kernel.
+    (dict(q=torch.randn(2, 1, 8, 200).bfloat16(), k=torch.randn(2, 1, 2, 200).bfloat16(),
+          v=torch.randn(2, 1, 2, 200).bfloat16(), k_cache=torch.zeros(2, 64, 2, 200).bfloat16(),
+          v_cache=torch.zeros(2, 64, 2, 200).bfloat16()), ValueError, "must be CUDA tensors"),
     (dict(q=torch.randn(2, 1, 8, 96).bfloat16(), k=torch.randn(2, 1, 2, 96).bfloat16(),
           v=torch.randn(2, 1, 2, 96).bfloat16(), k_cache=torch.zeros(2, 64, 2, 96).bfloat16(),
           v_cache=torch.zeros(2, 64, 2, 96).bfloat16()), ValueError, "must be CUDA tensors"),

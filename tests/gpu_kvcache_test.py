@@ -37,7 +37,8 @@ def test_paged_matrix_in_each_page_order(spec, page_order):
     Case(**spec).run()
 
 
-# Head dims below a decode kernel's (64 or 128), predicated; paged ones in both page orders.
+# Head dims other than 64 and 128: the 256 kernel, and dims below a kernel's (predicated); paged
+# ones in both page orders.
 PREDICATED_ORDERS = [(c, order) for c in PREDICATED for order in ([None] if c["page_size"] is None else ["key", "address"])]
 
 
@@ -47,12 +48,13 @@ def test_predicated_head_dims(spec, page_order):
     Case(**spec).run()
 
 
-# A long split cache at head dim 96 (the 128 kernel, 12 of its 16 chunks a row): the split
-# combine's lanes past the call's columns neither read nor write.
+# Long split caches at head dims 96 (the 128 kernel, 12 of its 16 chunks a row), 200 and 256: the
+# split combine's lanes past the call's columns neither read nor write; 256's two float4 a lane.
 @pytest.mark.parametrize("page_size", [None, 16])
 @pytest.mark.parametrize("num_splits", [0, 5])
-def test_predicated_head_dim_long_split_cache(page_size, num_splits):
-    Case(batch=2, d=96, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=num_splits, seed=21).run()
+@pytest.mark.parametrize("d", [96, 200, 256])
+def test_other_head_dim_long_split_cache(d, page_size, num_splits):
+    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=num_splits, seed=21).run()
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
@@ -241,11 +243,13 @@ def test_length_errors_from_the_check_kernel_leave_the_cache_alone(layout):
 
 def test_build_info_lists_decode_kernels():
     got = {(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]}
-    assert got == {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128)}
+    assert got == {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128, 256)}
 
 
-def test_hf_llama_greedy_decoding_through_the_paged_cache():
-    """A Llama-style model from config (random weights, GQA 8/2, head_dim 64), greedy decoding of
+@pytest.mark.parametrize("head_dim", [64, 96, 256], ids=["d64", "d96_phi3", "d256_gemma"])
+def test_hf_llama_greedy_decoding_through_the_paged_cache(head_dim):
+    """A Llama-style model from config (random weights, GQA 8/2, head_dim 64; 96 as Phi-3's, 256 as
+    Gemma's: the predicated 128 kernel and the 256 one), greedy decoding of
     32 tokens after an 8-token prompt (batch 2). flashcore's path: an attention function that
     keeps its own paged KV cache per layer and calls flash_attn_with_kvcache with the new keys
     (prefill: a chunk of 8, then one token per step); HF's own cache only supplies the new keys.
@@ -259,7 +263,9 @@ def test_hf_llama_greedy_decoding_through_the_paged_cache():
         from transformers.modeling_utils import AttentionInterface
     torch.manual_seed(0)
     config = LlamaConfig(vocab_size=512, hidden_size=512, intermediate_size=1024, num_hidden_layers=2,
-                         num_attention_heads=8, num_key_value_heads=2, max_position_embeddings=256)
+                         num_attention_heads=8, num_key_value_heads=2, max_position_embeddings=256,
+                         head_dim=head_dim)
+    assert config.head_dim == head_dim
     config._attn_implementation = "sdpa"
     model = LlamaForCausalLM(config).cuda().eval()
     model32 = model.float()
@@ -325,22 +331,27 @@ def test_hf_llama_greedy_decoding_through_the_paged_cache():
     print("greedy tokens equal to sdpa's at %d of %d steps" % (same, len(got)))
 
 
+# Head dims 128, 96 (predicated on 128) and 256; 12 rows a kv head (the 16-row decode kernel) and
+# 48 (the 64-row one).
 SANITIZER_CASE = textwrap.dedent("""
     import torch, flashcore
     torch.manual_seed(0)
-    dt, ps, hk, d = torch.bfloat16, 16, 2, 128
-    kc = torch.randn(12, ps, hk, d, device="cuda").to(dt)
-    vc = torch.randn(12, ps, hk, d, device="cuda").to(dt)
-    bt = torch.randperm(12, device="cuda").view(2, 6).to(torch.int32)
-    q = torch.randn(2, 3, 8, d, device="cuda").to(dt)
-    k = torch.randn(2, 3, hk, d, device="cuda").to(dt)
-    v = torch.randn(2, 3, hk, d, device="cuda").to(dt)
-    lens = torch.tensor([40, 77], dtype=torch.int32, device="cuda")
-    for order in ("key", "address"):
-        flashcore.kvcache._set_forced_page_order(order)
-        for splits in (1, 3):
-            out, lse = flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, block_table=bt,
-                                                         causal=True, num_splits=splits, return_softmax_lse=True)
+    dt, ps = torch.bfloat16, 16
+    for d in (128, 96, 256):
+        for hq, hk in ((8, 2), (16, 1)):
+            kc = torch.randn(12, ps, hk, d, device="cuda").to(dt)
+            vc = torch.randn(12, ps, hk, d, device="cuda").to(dt)
+            bt = torch.randperm(12, device="cuda").view(2, 6).to(torch.int32)
+            q = torch.randn(2, 3, hq, d, device="cuda").to(dt)
+            k = torch.randn(2, 3, hk, d, device="cuda").to(dt)
+            v = torch.randn(2, 3, hk, d, device="cuda").to(dt)
+            lens = torch.tensor([40, 77], dtype=torch.int32, device="cuda")
+            for order in ("key", "address"):
+                flashcore.kvcache._set_forced_page_order(order)
+                for splits in (1, 3):
+                    out, lse = flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, block_table=bt,
+                                                                 causal=True, num_splits=splits,
+                                                                 return_softmax_lse=True)
     torch.cuda.synchronize()
     print("sanitizer case done")
 """)

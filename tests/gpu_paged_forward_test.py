@@ -50,12 +50,12 @@ def test_prefill_chunk_into_a_paged_cache(page_size, d, feats):
     c.run()
 
 
-# Head dims the KV cache runs predicated on the decode kernels (96: Phi-3; 80: Phi-2; 40) as
-# prefill chunks, contiguous and paged, by the default rule (sm90a: the forward, on its own 96 /
-# 128 / 64 kernels) and forced onto the decode kernel (64-row query blocks).
+# Head dims other than 64 and 128 (96: Phi-3; 80: Phi-2; 256: Gemma; 200 and 40 predicated) as
+# prefill chunks, contiguous and paged, by the default rule (sm90a: the forward, on its own
+# kernels) and forced onto the decode kernel (64-row query blocks).
 @pytest.mark.parametrize("forced_forward", [None, False], ids=["default", "decode"], indirect=True)
 @pytest.mark.parametrize("page_size", [None, 16, 64])
-@pytest.mark.parametrize("d", [40, 80, 96])
+@pytest.mark.parametrize("d", [40, 80, 96, 200, 256])
 def test_prefill_chunk_at_predicated_head_dims(d, page_size, forced_forward):
     Case(batch=2, heads=(16, 4), d=d, s_new=150, capacity=700, page_size=page_size, seed=31 + d).run()
 

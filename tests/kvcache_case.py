@@ -207,9 +207,10 @@ def case_id(c):
 MATRIX = matrix()
 
 
-# Head dims that run on a larger decode kernel with their columns past them predicated (64: 8..56;
-# 128: 72..120): every layout kind, decode (16-row) and 64-row query blocks, split and not.
-PREDICATED_DIMS = [32, 40, 80, 96, 120]
+# Head dims other than 64 and 128: 256's own kernel and dims that run on a larger one with their
+# columns past them predicated (64: 8..56; 128: 72..120; 256: 136..248): every layout kind, decode
+# (16-row) and 64-row query blocks, split and not.
+PREDICATED_DIMS = [32, 40, 80, 96, 120, 136, 192, 200, 256]
 
 
 def predicated_matrix():

@@ -25,9 +25,14 @@ template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kPerLane = kHeadDim / 32;
-  constexpr int kUnroll = 8;
-  static_assert(kPerLane == 2 || kPerLane == 4, "decode combine: head_dim 64 or 128");
-  using Vec = typename std::conditional<kPerLane == 4, float4, float2>::type;
+  // Splits whose loads are in flight together: 8 (16 at 256 would be 64 more registers).
+  constexpr int kUnroll = kPerLane <= 4 ? 8 : 4;
+  static_assert(kPerLane == 2 || kPerLane == 4 || kPerLane == 8, "decode combine: head_dim 64, 128 or 256");
+  // A lane's columns of one split's row: one float2 / float4, or two float4 at 256.
+  struct Vec {
+    typename std::conditional<kPerLane == 2, float2, float4>::type part[kPerLane <= 4 ? 1 : 2];
+  };
+  static_assert(sizeof(Vec) == kPerLane * sizeof(float), "a lane's columns, contiguous");
   wait_for_primary_grid();  // the split kernel has finished (see there)
   const int lane = threadIdx.x % 32;
   const int64_t row = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, head, t)

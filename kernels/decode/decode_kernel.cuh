@@ -289,7 +289,10 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
   const float scale_log2 = (capped ? p.softcap : p.softmax_scale) * kLog2e;
   const float scale_over_softcap = capped ? p.softmax_scale / p.softcap : 0.f;
 
-  uint32_t q_frag[kKSteps][4];
+  // Q's fragments stay in registers up to head dim 128 (kKSteps x 4 registers); at 256 they would
+  // be 64 beside O's 128, so each k16 step reloads its fragment from shared memory.
+  constexpr bool kQInRegisters = kHeadDim <= 128;
+  uint32_t q_frag[kQInRegisters ? kKSteps : 1][4];
   const int q_ld_row = warp_m * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
 
   for (int it = 0; it < n_blocks; ++it) {
@@ -339,9 +342,9 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       }
     }
     cp_async_commit();
-    if (it == 0) {
+    if (kQInRegisters && it == 0) {
 #pragma unroll
-      for (int kk = 0; kk < kKSteps; ++kk) {
+      for (int kk = 0; kk < (kQInRegisters ? kKSteps : 0); ++kk) {
         ldmatrix_x4(q_frag[kk], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
       }
     }
@@ -356,14 +359,19 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
     for (int i = 0; i < kNTiles * 4; ++i) acc_s[i] = 0.f;
 #pragma unroll
     for (int kk = 0; kk < kKSteps; ++kk) {
+      uint32_t q_step[4];
+      if constexpr (!kQInRegisters) {
+        ldmatrix_x4(q_step, smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
+      }
+      const uint32_t(&qa)[4] = kQInRegisters ? q_frag[kQInRegisters ? kk : 0] : q_step;
 #pragma unroll
       for (int nn = 0; nn < kNTiles / 2; ++nn) {
         uint32_t bk[4];
         const int key = nn * 16 + (lane % 8) + (lane / 16) * 8;
         // swizzled() keys the XOR on the row within the stage; warp_n * kWarpN is a multiple of 8.
         ldmatrix_x4(bk, smem_u32(sKs + swizzled<kHeadDim>(key, kk * 2 + (lane / 8) % 2)));
-        Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn), q_frag[kk], bk[0], bk[1]);
-        Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn + 1), q_frag[kk], bk[2], bk[3]);
+        Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn), qa, bk[0], bk[1]);
+        Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn + 1), qa, bk[2], bk[3]);
       }
     }
     if (capped) {
@@ -556,9 +564,14 @@ cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
     if (err != cudaSuccess) return err;
   }
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
-  const cudaError_t err = decode_row_warps(rows) == 1
-                              ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1>(p, stream)
-                              : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
+  constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
+  cudaError_t err;
+  if constexpr (kTile.rows64_only) {  // no 16-row kernel (its four warps would split too short a block)
+    err = decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
+  } else {
+    err = decode_row_warps(kTile, rows) == 1 ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1>(p, stream)
+                                             : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
+  }
   if (err != cudaSuccess || p.num_splits == 1) return err;
   const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
   const int64_t blocks = (out_rows + 3) / 4;

@@ -20,23 +20,35 @@ constexpr int kDecodeThreads = kDecodeWarps * 32;
 // decode step replays with any lengths.
 constexpr int kDecodeMaxSplits = 128;
 
-constexpr int decode_row_warps(int rows_per_kv_head) { return rows_per_kv_head <= 16 ? 1 : kDecodeWarps; }
-constexpr int decode_block_m(int rows_per_kv_head) { return 16 * decode_row_warps(rows_per_kv_head); }
-
 struct DecodeTileShape {
   int block_n;  // keys per pipeline stage (K and V each: block_n * head_dim * 2 bytes)
   int stages;   // cp.async stages in flight
   int ctas_per_sm;  // the __launch_bounds__ occupancy hint
+  // Every query block 64 rows, also for decode: where a key block is too short for four warps to
+  // split it (16 keys each, the k16 of P V).
+  bool rows64_only = false;
 };
 
 // Decode is bound by HBM bandwidth: what matters is bytes in flight per SM. A stage is 32 KiB of
 // K and V (64 keys at head_dim 128, 128 at 64). sm90a / sm80: 3 stages (96 KiB; two CTAs per SM
 // on an H100's 227 KiB, one on an A100's 164 KiB); sm89 (99 KiB per CTA): 2 stages.
+// Head dim 256 (1 KiB of K and V a key): 64-key stages of 64 KiB, two (the 64-row query block's
+// 160 KiB fits an A100's and an H100's CTA, one CTA per SM); sm89: two stages of 32 keys (96 KiB
+// with the 64-row block), each warp scoring all of them for its own 16 rows.
 constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
+  const bool sm89 = arch == Arch::kSm89 || arch == Arch::kSm89Ptx;
+  if (head_dim > 128) return sm89 ? DecodeTileShape{32, 2, 1, true} : DecodeTileShape{64, 2, 1};
   const int block_n = head_dim <= 64 ? 128 : 64;
-  if (arch == Arch::kSm89 || arch == Arch::kSm89Ptx) return {block_n, 2, 1};
+  if (sm89) return {block_n, 2, 1};
   if (arch == Arch::kSm80 || arch == Arch::kSm80Ptx) return {block_n, 3, 1};
   return {block_n, 3, 2};
+}
+
+constexpr int decode_row_warps(DecodeTileShape tile, int rows_per_kv_head) {
+  return rows_per_kv_head <= 16 && !tile.rows64_only ? 1 : kDecodeWarps;
+}
+constexpr int decode_block_m(DecodeTileShape tile, int rows_per_kv_head) {
+  return 16 * decode_row_warps(tile, rows_per_kv_head);
 }
 
 // Paged caches in address order (decode_page_sort): the pages of each (batch row, split) past

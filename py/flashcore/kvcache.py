@@ -23,11 +23,10 @@ from flashcore._attention import _C, _DTYPE_NAMES, _device_arch, _raw_stream
 
 _NAME = "flashcore.flash_attn_with_kvcache"
 
-# The decode kernels (kernels/decode/) are instantiated at head dims 64 and 128; any multiple of 8
-# up to the largest runs on the smallest of them >= it, the columns past it predicated (no padded
-# copies: the HBM bytes are the call's head dim's). flashcore.attention and flash_attn_func take
-# any multiple of 8 up to 256.
-KVCACHE_MAX_HEAD_DIM = 128
+# The decode kernels (kernels/decode/) are instantiated at head dims 64, 128 and 256; any multiple
+# of 8 up to 256 runs on the smallest of them >= it, the columns past it predicated (no padded
+# copies: the HBM bytes are the call's head dim's), as flashcore.attention and flash_attn_func take.
+KVCACHE_MAX_HEAD_DIM = 256
 
 
 def _head_dim_ok(head_dim):
@@ -35,9 +34,7 @@ def _head_dim_ok(head_dim):
 
 
 def _head_dim_error(fn, head_dim):
-    return ("%s: head_dim must be a multiple of 8 from 8 to %d for a KV cache (the KV-cache kernels are built "
-            "up to %d; flashcore.attention and flash_attn_func take any multiple of 8 from 8 to 256), got %d"
-            % (fn, KVCACHE_MAX_HEAD_DIM, KVCACHE_MAX_HEAD_DIM, head_dim))
+    return "%s: head_dim must be a multiple of 8 from 8 to %d, got %d" % (fn, KVCACHE_MAX_HEAD_DIM, head_dim)
 
 
 @functools.lru_cache(maxsize=None)
