@@ -7,8 +7,9 @@
 // (S = Q K^T, masked and scaled to log2 units, online softmax, O += P V), and the warps' partial
 // rows are merged through shared memory at the end. With num_splits > 1 each CTA writes a float32
 // partial output and its log-sum-exp, and decode_combine_kernel (combine_kernel.cuh) merges the
-// splits. Included only by the generated instantiation TUs, after the traits header of their
-// dtype.
+// splits. Head dims: the instantiation's (64, 128, 256), or any multiple of 8 below it with the
+// columns past it predicated (ch_in_head below). Included only by the generated instantiation TUs,
+// after the traits header of their dtype.
 #pragma once
 
 #include <cuda_runtime.h>
