@@ -103,7 +103,6 @@ using DecodeLauncher = cudaError_t (*)(const DecodeParams&, cudaStream_t);
 
 // Registered by the generated instantiation TUs at static-initialisation time (as the forward's).
 bool register_decode_kernel(const DecodeKernelKey& key, DecodeLauncher launcher);
-DecodeLauncher find_decode_kernel(const DecodeKernelKey& key);
 // The kernel a call of key.head_dim runs on: the smallest registered head dim >= it for the arch
 // (and the dtype, unless `any_dtype`), its columns past key.head_dim predicated (decode_kernel.cuh);
 // its key in *kernel_key. Null when none is compiled.

@@ -30,15 +30,6 @@ bool register_decode_kernel(const DecodeKernelKey& key, DecodeLauncher launcher)
   return true;
 }
 
-DecodeLauncher find_decode_kernel(const DecodeKernelKey& key) {
-  DecodeRegistry& r = decode_registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& e : r.entries) {
-    if (e.first == key) return e.second;
-  }
-  return nullptr;
-}
-
 DecodeLauncher find_decode_kernel_for(const DecodeKernelKey& key, DecodeKernelKey* kernel_key, bool any_dtype) {
   DecodeRegistry& r = decode_registry();
   std::lock_guard<std::mutex> lock(r.mu);
