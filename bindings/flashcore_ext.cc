@@ -327,14 +327,17 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
 // the caller sizes the split scratch with it. num_splits > 0 is taken as asked (capped at the
 // bound), 0 picks by the heuristic from the SM count.
 py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads, int heads_kv, int seqlen_q,
-                     int max_seqlen_k, int num_sms, int num_splits, int page_size, bool leftpad) {
+                     int max_seqlen_k, int num_sms, int num_splits, int page_size, bool leftpad,
+                     const std::string& dtype) {
   if (heads_kv <= 0 || heads % heads_kv != 0) throw py::value_error("flashcore: heads must be a multiple of heads_kv");
   check_head_dim(head_dim);
-  // The tile shape and the split scratch's rows are the kernel's head dim's (find_decode_kernel_for;
-  // the decode head dims are the same for both dtypes). 0: no kernel compiled for it.
+  // The tile shape and the split scratch's rows are the kernel's head dim's: the one decode() will
+  // launch for `dtype` (find_decode_kernel_for; "" takes either dtype's). 0: no kernel compiled for it.
+  const bool any_dtype = dtype.empty();
   DecodeKernelKey kernel_key{};
   const int kernel_dim =
-      find_decode_kernel_for(DecodeKernelKey{parse_arch(arch), DType::kBf16, head_dim}, &kernel_key, true) != nullptr
+      find_decode_kernel_for(DecodeKernelKey{parse_arch(arch), any_dtype ? DType::kBf16 : parse_dtype(dtype), head_dim},
+                             &kernel_key, any_dtype) != nullptr
           ? kernel_key.head_dim
           : 0;
   const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), kernel_dim > 0 ? kernel_dim : head_dim);
@@ -465,11 +468,11 @@ PYBIND11_MODULE(_C, m) {
         "q/o/k/v strides as 3-tuples).");
   m.def("decode_plan", &flashcore::decode_plan, py::arg("arch"), py::arg("head_dim"), py::arg("batch"),
         py::arg("heads"), py::arg("heads_kv"), py::arg("seqlen_q"), py::arg("max_seqlen_k"), py::arg("num_sms"),
-        py::arg("num_splits"), py::arg("page_size") = 0, py::arg("leftpad") = false,
+        py::arg("num_splits"), py::arg("page_size") = 0, py::arg("leftpad") = false, py::arg("dtype") = "",
         "Split count (num_splits 0: heuristic from the shapes and num_sms; bound max_splits), tile "
         "sizes, the compiled head dim the call runs on ('kernel_head_dim', the split scratch's row "
-        "width; 0: none) and page-sort scratch entries ('sorted_pages_entries', int64; paged calls: "
-        "page_size > 0) of a decode call.");
+        "width, for `dtype` ('fp16' / 'bf16'; '' either); 0: none) and page-sort scratch entries "
+        "('sorted_pages_entries', int64; paged calls: page_size > 0) of a decode call."),
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
         "('bwd_kernels'), KV-cache decode kernels ('decode_kernels'), CUDA and host compiler versions.");

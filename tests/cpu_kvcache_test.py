@@ -60,7 +60,10 @@ def test_plan_names_the_kernel_head_dim():
     assert plan(head_dim=96)["block_n"] == 64 and plan(head_dim=40)["block_n"] == 128
     # 256: 64-key blocks (64 KiB of K and V a stage); on sm89 32-key blocks and 64-row query blocks only.
     assert plan(head_dim=200)["block_n"] == 64 and plan(head_dim=200)["block_m"] == 16
-    assert plan(arch="sm89", head_dim=256)["block_n"] == 32 and plan(arch="sm89", head_dim=256)["block_m"] == 64
+    for arch in ("sm80", "sm89"):  # within 99 KiB a CTA (8.6 / 8.7 GPUs run the sm80 library)
+        assert plan(arch=arch, head_dim=256)["block_n"] == 32 and plan(arch=arch, head_dim=256)["block_m"] == 64
+    # The kernel of the call's dtype; both dtypes have the same head dims.
+    assert plan(head_dim=96, dtype="fp16")["kernel_head_dim"] == plan(head_dim=96, dtype="bf16")["kernel_head_dim"] == 128
     with pytest.raises(ValueError, match="head_dim must be a positive multiple of 8, got 100"):
         plan(head_dim=100)
 
@@ -104,7 +107,8 @@ BAD = [
     (dict(q=torch.randn(2, 1, 8, 128)), TypeError, "q must be float16 or bfloat16"),
     (dict(q=torch.randn(2, 8, 128).bfloat16()), ValueError, "q must be 4-D"),
     (dict(q=torch.randn(2, 1, 8, 264).bfloat16()), ValueError,
-     r"flash_attn_with_kvcache: head_dim must be a multiple of 8 from 8 to 256, got 264 \(q's last dimension\)"),
+     r"flash_attn_with_kvcache: head_dim must be a multiple of 8 from 8 to 256, got 264 \(head dims above 256 have "
+     r"no kernels\) \(q's last dimension\)"),
     (dict(q=torch.randn(2, 1, 8, 100).bfloat16()), ValueError, "head_dim must be a multiple of 8 from 8 to 256"),
     # A head dim below a kernel's passes the checks (then runs on it, predicated): 96 on the 128 kernel.
     (dict(q=torch.randn(2, 1, 8, 200).bfloat16(), k=torch.randn(2, 1, 2, 200).bfloat16(),

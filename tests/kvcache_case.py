@@ -215,13 +215,17 @@ PREDICATED_DIMS = [32, 40, 80, 96, 120, 136, 192, 200, 256]
 
 def predicated_matrix():
     cases = []
-    for i, (d, layout, s_new) in enumerate(itertools.product(PREDICATED_DIMS, [None, 16, 64, 256], [1, 7])):
+    layouts = [None, 16, 64, 256]
+    for i, (di, li, si) in enumerate(itertools.product(range(len(PREDICATED_DIMS)), range(len(layouts)), range(2))):
+        layout = layouts[li]
         feats = dict(FEATURES[i % len(FEATURES)])
         if feats.get("batch_idx") and layout is not None:
             feats = dict(leftpad=True)
-        cases.append(dict(dtype=[torch.bfloat16, torch.float16][i % 2], d=d, page_size=layout, s_new=s_new,
-                          heads=HEADS[i % len(HEADS)], num_splits=SPLITS[(i // 2) % len(SPLITS)], seed=1000 + i,
-                          **feats))
+        # dtype and split count rotate with the head dim too, so that each head dim sees both dtypes
+        # with both query-block kernels (S_new 1 and 7) and split counts differ between layouts.
+        cases.append(dict(dtype=[torch.bfloat16, torch.float16][(di + li + si) % 2], d=PREDICATED_DIMS[di],
+                          page_size=layout, s_new=[1, 7][si], heads=HEADS[i % len(HEADS)],
+                          num_splits=SPLITS[(di + li + 2 * si) % len(SPLITS)], seed=1000 + i, **feats))
     return cases
 
 

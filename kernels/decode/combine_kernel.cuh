@@ -25,7 +25,7 @@ template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kPerLane = kHeadDim / 32;
-  // Splits whose loads are in flight together: 8 (16 at 256 would be 64 more registers).
+  // Splits whose loads are in flight together: 8, or 4 at 256 (8 would hold 32 more registers).
   constexpr int kUnroll = kPerLane <= 4 ? 8 : 4;
   static_assert(kPerLane == 2 || kPerLane == 4 || kPerLane == 8, "decode combine: head_dim 64, 128 or 256");
   // A lane's columns of one split's row: one float2 / float4, or two float4 at 256.

@@ -76,8 +76,9 @@ struct DecodeParams {
 
   // Split-KV: num_splits >= 1 CTAs share each query block's keys. With num_splits > 1 the partial
   // results go to float32 scratch the caller allocates: o_accum (num_splits, batch, heads,
-  // seqlen_q, head_dim) and lse_accum (num_splits, batch, heads, seqlen_q), contiguous; the
-  // combine kernel then writes o and lse.
+  // seqlen_q, the kernel's head dim -- decode_plan's kernel_head_dim, >= head_dim: a smaller head
+  // dim runs predicated on a wider kernel) and lse_accum (num_splits, batch, heads, seqlen_q),
+  // contiguous; the combine kernel then writes o and lse.
   int num_splits;
   float* o_accum;
   float* lse_accum;

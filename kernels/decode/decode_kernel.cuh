@@ -508,6 +508,8 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
   constexpr int kBlockM = 16 * kRowWarps;
   constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim) +
                                 (kWalk == KeyWalk::kPagedAddressOrder ? kDecodeSortPages * sizeof(unsigned long long) : 0);
+  // The sm80 library also runs on 8.6 / 8.7 GPUs, whose CTAs get at most 99 KiB (tile_policy.h).
+  static_assert(kArch == Arch::kSm90a || kSmemBytes <= 99 * 1024, "decode: more shared memory than an 8.x CTA gets");
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
                                           kTile.ctas_per_sm, kWalk>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);

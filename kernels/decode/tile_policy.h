@@ -12,7 +12,8 @@ namespace flashcore {
 // Four warps per CTA. A query block is 16 packed rows (one m16 MMA tile) when the rows of a kv
 // head (query heads per kv head x new tokens) fit in 16 -- decode -- and then the four warps
 // split each key block between them and merge at the end; otherwise 64 rows, one m16 tile per
-// warp, every warp seeing every key (chunked prefill).
+// warp, every warp seeing every key (chunked prefill; and every call where the key block is too
+// short to split four ways: DecodeTileShape::rows64_only).
 constexpr int kDecodeWarps = 4;
 constexpr int kDecodeThreads = kDecodeWarps * 32;
 // The fixed upper bound of num_splits: the split scratch of a call is sized by the split count,
@@ -30,17 +31,19 @@ struct DecodeTileShape {
 };
 
 // Decode is bound by HBM bandwidth: what matters is bytes in flight per SM. A stage is 32 KiB of
-// K and V (64 keys at head_dim 128, 128 at 64). sm90a / sm80: 3 stages (96 KiB; two CTAs per SM
-// on an H100's 227 KiB, one on an A100's 164 KiB); sm89 (99 KiB per CTA): 2 stages.
-// Head dim 256 (1 KiB of K and V a key): 64-key stages of 64 KiB, two (the 64-row query block's
-// 160 KiB fits an A100's and an H100's CTA, one CTA per SM); sm89: two stages of 32 keys (96 KiB
-// with the 64-row block), each warp scoring all of them for its own 16 rows.
+// K and V (64 keys at head_dim 128, 128 at 64). sm90a: 3 stages (96 KiB; two CTAs per SM on an
+// H100's 227 KiB). The sm80 and sm89 libraries stay within 99 KiB a CTA, the most an 8.6 / 8.7 /
+// 8.9 GPU gives one (select_arch runs the sm80 library on 8.6 and 8.7 too: with sm80's former 3
+// stages a head-dim-128 call asked 100 KiB and failed to launch there): 2 stages (68-80 KiB, so
+// an A100's 164 KiB holds two CTAs).
+// Head dim 256 (1 KiB of K and V a key): sm90a 64-key stages of 64 KiB, two (the 64-row query
+// block's 160 KiB, one CTA per SM); sm80 / sm89 two stages of 32 keys (96 KiB with the 64-row
+// block), each warp scoring all of them for its own 16 rows.
 constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
-  const bool sm89 = arch == Arch::kSm89 || arch == Arch::kSm89Ptx;
-  if (head_dim > 128) return sm89 ? DecodeTileShape{32, 2, 1, true} : DecodeTileShape{64, 2, 1};
+  const bool within_99k = arch != Arch::kSm90a;
+  if (head_dim > 128) return within_99k ? DecodeTileShape{32, 2, 1, true} : DecodeTileShape{64, 2, 1};
   const int block_n = head_dim <= 64 ? 128 : 64;
-  if (sm89) return {block_n, 2, 1};
-  if (arch == Arch::kSm80 || arch == Arch::kSm80Ptx) return {block_n, 3, 1};
+  if (within_99k) return {block_n, 2, 1};
   return {block_n, 3, 2};
 }
 

@@ -34,7 +34,8 @@ def _head_dim_ok(head_dim):
 
 
 def _head_dim_error(fn, head_dim):
-    return "%s: head_dim must be a multiple of 8 from 8 to %d, got %d" % (fn, KVCACHE_MAX_HEAD_DIM, head_dim)
+    why = " (head dims above %d have no kernels)" % KVCACHE_MAX_HEAD_DIM if head_dim > KVCACHE_MAX_HEAD_DIM else ""
+    return "%s: head_dim must be a multiple of 8 from 8 to %d, got %d%s" % (fn, KVCACHE_MAX_HEAD_DIM, head_dim, why)
 
 
 @functools.lru_cache(maxsize=None)
@@ -44,13 +45,14 @@ def _num_sms(device_index: int) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
-          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False) -> Tuple[int, int, int, int, int]:
+          num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False,
+          dtype: str = "") -> Tuple[int, int, int, int, int]:
     """(split count, int64 entries of the page-sort scratch, sort CTAs, lists per sort CTA, the
     compiled head dim the call runs on: the split scratch's row width) of a call: functions of the
     shapes, the layout and the SM count only (never of cache_seqlens), so the scratch of a captured
     step fits every replay. _set_forced_page_order clears the cache."""
     plan = _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms, num_splits,
-                          page_size, leftpad)
+                          page_size, leftpad, dtype)
     return (plan["num_splits"], plan["sorted_pages_entries"], plan["page_sort_ctas"],
             plan["page_sort_lists_per_cta"], plan["kernel_head_dim"])
 
@@ -133,7 +135,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     page_size = k_cache.shape[1] if block_table is not None else 0
     splits, sort_entries, sort_ctas, sort_lists, kernel_head_dim = _plan(
         arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits, page_size,
-        cache_leftpad is not None)
+        cache_leftpad is not None, _DTYPE_NAMES[q.dtype])
     sorted_pages = None
     if sort_entries:
         sorted_pages = torch.empty((sort_entries,), dtype=torch.int64, device=q.device)
