@@ -68,6 +68,15 @@ def test_plan_names_the_kernel_head_dim():
         plan(head_dim=100)
 
 
+def test_the_launch_path_plans_with_the_call_dtype():
+    # kvcache._launch's call, as it makes it: (splits, sort entries, sort CTAs, lists, kernel head dim).
+    from flashcore._attention import _DTYPE_NAMES
+    for dtype in (torch.float16, torch.bfloat16):
+        got = kvcache._plan("sm90a", 96, 1, 32, 8, 1, 131072, 132, 0, 0, False, _DTYPE_NAMES[dtype])
+        assert got == (16, 0, 0, 1, 128), got
+    assert kvcache._plan("sm90a", 200, 1, 32, 8, 1, 131072, 132, 0, 16, False, "fp16")[4] == 256
+
+
 def test_page_sort_plan():
     # Paged split decode calls on sm90a visit their pages in address order: scratch of (batch,
     # splits, 1024) int64 entries (kernels/decode/tile_policy.h decode_page_sort), where the sort grid
