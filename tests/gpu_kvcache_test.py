@@ -16,7 +16,7 @@ import torch
 import flashcore
 from flashcore import kvcache
 from gpu_suite_env import check_expected_gpu
-from kvcache_case import (DEV, MATRIX, PAGED, PREDICATED, Case, bits, case_id, forced_forward,  # noqa: F401
+from kvcache_case import (DEV, MATRIX, PAGED, OTHER_DIMS, Case, bits, case_id, forced_forward,  # noqa: F401
                           page_order)
 from kvcache_reference import expected_cache, kvcache_attention
 from oracle_constants import UNIT_ROUNDOFF
@@ -39,12 +39,12 @@ def test_paged_matrix_in_each_page_order(spec, page_order):
 
 # Head dims other than 64 and 128: the 256 kernel, and dims below a kernel's (predicated); paged
 # ones in both page orders.
-PREDICATED_ORDERS = [(c, order) for c in PREDICATED for order in ([None] if c["page_size"] is None else ["key", "address"])]
+OTHER_DIMS_ORDERS = [(c, order) for c in OTHER_DIMS for order in ([None] if c["page_size"] is None else ["key", "address"])]
 
 
-@pytest.mark.parametrize("spec,page_order", PREDICATED_ORDERS, indirect=["page_order"],
-                         ids=["%s-%s" % (case_id(c), order or "contig") for c, order in PREDICATED_ORDERS])
-def test_predicated_head_dims(spec, page_order):
+@pytest.mark.parametrize("spec,page_order", OTHER_DIMS_ORDERS, indirect=["page_order"],
+                         ids=["%s-%s" % (case_id(c), order or "contig") for c, order in OTHER_DIMS_ORDERS])
+def test_other_head_dims(spec, page_order):
     Case(**spec).run()
 
 

@@ -210,26 +210,26 @@ MATRIX = matrix()
 # Head dims other than 64 and 128: 256's own kernel and dims that run on a larger one with their
 # columns past them predicated (64: 8..56; 128: 72..120; 256: 136..248): every layout kind, decode
 # (16-row) and 64-row query blocks, split and not.
-PREDICATED_DIMS = [32, 40, 80, 96, 120, 136, 192, 200, 256]
+OTHER_HEAD_DIMS = [32, 40, 80, 96, 120, 136, 192, 200, 256]
 
 
-def predicated_matrix():
+def other_head_dims_matrix():
     cases = []
     layouts = [None, 16, 64, 256]
-    for i, (di, li, si) in enumerate(itertools.product(range(len(PREDICATED_DIMS)), range(len(layouts)), range(2))):
+    for i, (di, li, si) in enumerate(itertools.product(range(len(OTHER_HEAD_DIMS)), range(len(layouts)), range(2))):
         layout = layouts[li]
         feats = dict(FEATURES[i % len(FEATURES)])
         if feats.get("batch_idx") and layout is not None:
             feats = dict(leftpad=True)
         # dtype and split count rotate with the head dim too, so that each head dim sees both dtypes
         # with both query-block kernels (S_new 1 and 7) and split counts differ between layouts.
-        cases.append(dict(dtype=[torch.bfloat16, torch.float16][(di + li + si) % 2], d=PREDICATED_DIMS[di],
+        cases.append(dict(dtype=[torch.bfloat16, torch.float16][(di + li + si) % 2], d=OTHER_HEAD_DIMS[di],
                           page_size=layout, s_new=[1, 7][si], heads=HEADS[i % len(HEADS)],
                           num_splits=SPLITS[(di + li + 2 * si) % len(SPLITS)], seed=1000 + i, **feats))
     return cases
 
 
-PREDICATED = predicated_matrix()
+OTHER_DIMS = other_head_dims_matrix()
 
 
 @pytest.fixture

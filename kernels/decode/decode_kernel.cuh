@@ -343,10 +343,12 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
       }
     }
     cp_async_commit();
-    if (kQInRegisters && it == 0) {
+    if constexpr (kQInRegisters) {
+      if (it == 0) {
 #pragma unroll
-      for (int kk = 0; kk < (kQInRegisters ? kKSteps : 0); ++kk) {
-        ldmatrix_x4(q_frag[kk], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
+        for (int kk = 0; kk < kKSteps; ++kk) {
+          ldmatrix_x4(q_frag[kk], smem_u32(sQ + swizzled<kHeadDim>(q_ld_row, kk * 2 + lane / 16)));
+        }
       }
     }
     const int stage = it % kStages;

@@ -18,24 +18,15 @@ from typing import Optional, Tuple, Union
 
 import torch
 
-from flashcore import _attention
+from flashcore import _attention, _checks
 from flashcore._attention import _C, _DTYPE_NAMES, _device_arch, _raw_stream
 
 _NAME = "flashcore.flash_attn_with_kvcache"
 
-# The decode kernels (kernels/decode/) are instantiated at head dims 64, 128 and 256; any multiple
-# of 8 up to 256 runs on the smallest of them >= it, the columns past it predicated (no padded
-# copies: the HBM bytes are the call's head dim's), as flashcore.attention and flash_attn_func take.
-KVCACHE_MAX_HEAD_DIM = 256
-
-
-def _head_dim_ok(head_dim):
-    return 0 < head_dim <= KVCACHE_MAX_HEAD_DIM and head_dim % 8 == 0
-
-
-def _head_dim_error(fn, head_dim):
-    why = " (head dims above %d have no kernels)" % KVCACHE_MAX_HEAD_DIM if head_dim > KVCACHE_MAX_HEAD_DIM else ""
-    return "%s: head_dim must be a multiple of 8 from 8 to %d, got %d%s" % (fn, KVCACHE_MAX_HEAD_DIM, head_dim, why)
+# Head dims: the attention functions' set (_checks.SUPPORTED_HEAD_DIMS, any multiple of 8 up to
+# 256). The decode kernels (kernels/decode/) are instantiated at 64, 128 and 256; the others run on
+# the smallest of them >= it, the columns past it predicated (no padded copies: the HBM bytes are
+# the call's head dim's).
 
 
 @functools.lru_cache(maxsize=None)
@@ -269,8 +260,8 @@ def flash_attn_with_kvcache(
     batch, seqlen_q, heads, head_dim = q.shape
     if q.numel() == 0:
         raise ValueError("%s: q is empty (shape %s)" % (_NAME, tuple(q.shape)))
-    if not _head_dim_ok(head_dim):
-        raise ValueError(_head_dim_error(_NAME, head_dim) + " (q's last dimension)")
+    if head_dim not in _checks.SUPPORTED_HEAD_DIMS:
+        raise ValueError(_checks.head_dim_error(_NAME, head_dim) + " (q's last dimension)")
     paged, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim)
     _check_heads(heads, heads_kv)
     if paged:
@@ -553,8 +544,8 @@ def paged_attention_varlen_into(q, k_cache, v_cache, block_table, seqused_k, cu_
     _check_tensor("q", q, 3, tuple(_DTYPE_NAMES), fn)
     _check_rows_aligned("q", q, fn)
     total_q, heads, head_dim = q.shape
-    if not _head_dim_ok(head_dim):
-        raise ValueError(_head_dim_error(fn, head_dim))
+    if head_dim not in _checks.SUPPORTED_HEAD_DIMS:
+        raise ValueError(_checks.head_dim_error(fn, head_dim))
     if block_table is None:
         raise ValueError("%s: block_table is required for a paged cache" % fn)
     _, page_size, heads_kv = _check_cache(k_cache, v_cache, block_table, q.dtype, head_dim, fn)
