@@ -7,6 +7,8 @@ of every entry point, the accepted set, the default softmax scale 1/sqrt(head_di
 and its errors) and the backward's scratch width. The kernels themselves are the GPU suites'."""
 
 import math
+import os
+import sys
 import types
 
 import pytest
@@ -72,7 +74,7 @@ def test_build_info_lists_the_head_dims_per_arch_and_dtype():
             fwd = [64, 96, 128, 192, 256] if arch == "sm90a" else [64, 96, 128, 256]
             want = {"fwd": fwd, "bwd": [64, 96, 128, 192, 256] if arch == "sm90a" else [64, 128, 256]}
             if arch != "sm80_ptx":  # the KV-cache kernels have SASS libraries only
-                want["decode"] = [64, 128]
+                want["decode"] = [64, 128, 256]
             assert got[arch][dtype] == want, (arch, dtype)
 
 
@@ -379,7 +381,7 @@ def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(recorded_bwd, d, 
     _backward.attention_bwd_into(dout, q, k, v, out, lse, *grads, True, d ** -0.5)
     assert (1, 2, 64, width) in made  # dq_accum
     (args,) = launched
-    assert args[21] == d and args[-1] == dv
+    assert args[21] == d and args[-2] == dv  # head_dim, head_dim_v (the sink partials last)
     # out / dout with q's head dim instead of v's: refused, naming the expected shape
     with pytest.raises(ValueError, match=r"flashcore: out must have out's shape \(1, 64, 2, %d\)" % dv):
         _backward.attention_bwd_into(dout, q, k, v, t(1, 64, 2, d + 8), lse, *grads, True, d ** -0.5)
@@ -434,3 +436,8 @@ def test_extension_finds_kernels_for_value_head_dim_pairs(arch, d, dv):
         _C.fwd(**_fwd_args(arch=arch, head_dim=d, head_dim_v=dv))
     with pytest.raises(RuntimeError, match=r"flashcore: backward kernel launch failed: cuda\w+"):
         _C.bwd(**_bwd_args(arch=arch, head_dim=d, head_dim_v=dv))
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]
+                         + (["--junitxml", os.environ["XML_OUTPUT_FILE"]] if "XML_OUTPUT_FILE" in os.environ else [])))
