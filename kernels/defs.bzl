@@ -29,8 +29,8 @@ ARCHS = {
     "sm90a": struct(enum = "Arch::kSm90a", spec = "compute_90a:sm_90a"),
 }
 
-# The portable libraries, forward and backward: the mma.sync (sm80) code compiled to PTX only
-# ("compute_80": no SASS), which the driver JIT-compiles on first use for any GPU of compute
+# The portable libraries, forward, backward and KV-cache decode: the mma.sync (sm80) code compiled
+# to PTX only ("compute_80": no SASS), which the driver JIT-compiles on first use for any GPU of compute
 # capability >= 8.0. flashcore.select_arch picks it for a GPU with no SASS here (Blackwell and
 # later; it warns once that the path is not tuned); FLASHCORE_FORCE_ARCH=sm80_ptx runs it on any
 # GPU, which is how the GPU suites check it on a Hopper. compute_80 rather than compute_89: the
@@ -78,7 +78,12 @@ PASSES = {
         "sm90a": _SM90A_BWD,
         "sm80_ptx": _SM80_BWD,
     }),
-    "decode": struct(params = "DecodeParams", key = "DecodeKernelKey", key_fields = "{arch_enum}, {dtype_enum}, {head_dim}", causal_variants = [False], mainloops = {"sm80": _DECODE, "sm89": _DECODE, "sm90a": _DECODE}),
+    "decode": struct(params = "DecodeParams", key = "DecodeKernelKey", key_fields = "{arch_enum}, {dtype_enum}, {head_dim}", causal_variants = [False], mainloops = {
+        "sm80": _DECODE,
+        "sm89": _DECODE,
+        "sm90a": _DECODE,
+        "sm80_ptx": _DECODE,
+    }),
 }
 
 _TU = """\

@@ -19,7 +19,7 @@ I32 = torch.int32
 
 def test_build_info_lists_the_decode_kernels():
     got = [(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]]
-    want = {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128, 256)}
+    want = {(a, t, d) for a in ("sm80", "sm89", "sm90a", "sm80_ptx") for t in ("fp16", "bf16") for d in (64, 128, 256)}
     assert set(got) == want and len(got) == len(want)
 
 
@@ -288,9 +288,6 @@ def test_kvcache_rotary_matches_the_oracle_on_cpu():
         assert (got.float() - want.float()).abs().max().item() <= 2**-7 * want.float().abs().max().item()
 
 
-if __name__ == "__main__":
-    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))
-
 
 def test_which_calls_run_on_the_hopper_forward(monkeypatch):
     # kvcache._prefill_on_forward_kernel: sm90a only; contiguous caches and pages of a multiple of
@@ -299,7 +296,7 @@ def test_which_calls_run_on_the_hopper_forward(monkeypatch):
     # test-only switch overrides the row rule only.
     assert kvcache.PAGED_FORWARD_PAGE_MULTIPLE == _C.paged_kv_page_multiple == 16  # kernels/flash_fwd_api.h
     arch = ["sm90a"]
-    monkeypatch.setattr(kvcache, "_device_arch", lambda device: arch[0])
+    monkeypatch.setattr(kvcache, "_arch_for", lambda device: arch[0])
     on = kvcache._prefill_on_forward_kernel
     q = lambda s: torch.empty(2, s, 4, 64)
     idx = torch.zeros(2, dtype=I32)
@@ -318,5 +315,9 @@ def test_which_calls_run_on_the_hopper_forward(monkeypatch):
         assert not on(q(300), 16, None, None)
     finally:
         kvcache._set_forced_forward(None)
-    arch[0] = "sm80"
-    assert not on(q(300), None, None, None) and not on(q(300), 16, None, None)
+    for arch[0] in ("sm80", "sm89", "sm80_ptx"):  # the mma.sync decode kernel takes them all
+        assert not on(q(300), None, None, None) and not on(q(300), 16, None, None)
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

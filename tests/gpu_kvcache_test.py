@@ -14,13 +14,13 @@ import pytest
 import torch
 
 import flashcore
-from flashcore import kvcache
+from flashcore import _attention, kvcache
 from gpu_suite_env import check_expected_gpu
 from kvcache_case import (DEV, MATRIX, PAGED, OTHER_DIMS, Case, bits, case_id, forced_forward,  # noqa: F401
-                          page_order)
+                          page_order, wide_columns)
 from kvcache_reference import expected_cache, kvcache_attention
 from oracle_constants import UNIT_ROUNDOFF
-from sanitizer_check import run_sanitizer
+from sanitizer_check import run_sanitizers
 
 
 @pytest.mark.parametrize("spec", MATRIX, ids=[case_id(c) for c in MATRIX])
@@ -54,7 +54,59 @@ def test_other_head_dims(spec, page_order):
 @pytest.mark.parametrize("num_splits", [0, 5])
 @pytest.mark.parametrize("d", [96, 200, 256])
 def test_other_head_dim_long_split_cache(d, page_size, num_splits):
-    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=num_splits, seed=21).run()
+    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=num_splits,
+         wide=wide_columns(d), seed=21).run()
+
+
+# The portable PTX library (sm80_ptx: compute_80 PTX of the mma.sync decode source that the sm80
+# and sm89 libraries compile to SASS, JIT-compiled by the driver). It is what a GPU without SASS
+# here runs (Blackwell), and the only way the Ampere / Ada decode kernels (two stages within 99
+# KiB, 256 on 32-key stages with 64-row query blocks) run on this Hopper: every case of the
+# matrix and of the other head dims, the long split caches, the packed paged entry point.
+@pytest.fixture
+def portable_ptx():
+    _attention._set_forced_arch("sm80_ptx")
+    try:
+        yield
+    finally:
+        _attention._set_forced_arch(None)
+
+
+PTX_CASES = MATRIX + OTHER_DIMS
+
+
+@pytest.mark.parametrize("spec", PTX_CASES, ids=[case_id(c) for c in PTX_CASES])
+def test_portable_ptx_library(spec, portable_ptx):
+    Case(**spec).run()
+
+
+@pytest.mark.parametrize("page_size", [None, 16])
+@pytest.mark.parametrize("d", [96, 128, 256])
+def test_portable_ptx_long_split_cache(d, page_size, portable_ptx):
+    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=0, wide=wide_columns(d),
+         seed=22).run()
+
+
+def test_portable_ptx_runs_the_ptx_decode_kernels(portable_ptx):
+    """The forced library is the one that runs: every flashcore kernel of a split paged call with
+    an append (append, decode, combine) has the sm80_ptx library's Arch, 1080, as its first
+    template argument; unforced, none has."""
+    from torch.profiler import ProfilerActivity, profile
+
+    def kernel_names():
+        case = Case(batch=2, d=128, heads=(32, 8), capacity=9000, page_size=16, num_splits=0, seed=23)
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            case.run()
+            torch.cuda.synchronize()
+        return [e.key for e in prof.key_averages() if "flashcore::" in e.key]
+
+    names = kernel_names()
+    assert any("decode_kernel" in n for n in names) and any("combine" in n for n in names), names
+    assert any("append" in n for n in names), names
+    assert all("Arch)1080" in n for n in names), names
+    _attention._set_forced_arch(None)
+    names = kernel_names()
+    assert any("decode_kernel" in n for n in names) and not any("Arch)1080" in n for n in names), names
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
@@ -243,7 +295,7 @@ def test_length_errors_from_the_check_kernel_leave_the_cache_alone(layout):
 
 def test_build_info_lists_decode_kernels():
     got = {(k["arch"], k["dtype"], k["head_dim"]) for k in flashcore.build_info()["decode_kernels"]}
-    assert got == {(a, t, d) for a in ("sm80", "sm89", "sm90a") for t in ("fp16", "bf16") for d in (64, 128, 256)}
+    assert got == {(a, t, d) for a in ("sm80", "sm89", "sm90a", "sm80_ptx") for t in ("fp16", "bf16") for d in (64, 128, 256)}
 
 
 @pytest.mark.parametrize("head_dim", [64, 96, 256], ids=["d64", "d96_phi3", "d256_gemma"])
@@ -332,12 +384,17 @@ def test_hf_llama_greedy_decoding_through_the_paged_cache(head_dim):
 
 
 # Head dims 128, 96 (predicated on 128) and 256; 12 rows a kv head (the 16-row decode kernel) and
-# 48 (the 64-row one).
+# 48 (the 64-row one); this GPU's library and the portable PTX one. PyTorch's caching allocator is
+# off, so each tensor is its own allocation: memcheck sees a read or write past any of them
+# (inside the cache's pool it would not), initcheck a read of scratch no kernel wrote.
 SANITIZER_CASE = textwrap.dedent("""
+    import os
+    os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
     import torch, flashcore
     torch.manual_seed(0)
     dt, ps = torch.bfloat16, 16
-    for d in (128, 96, 256):
+    for arch, d in [(None, 128), (None, 96), (None, 256), ("sm80_ptx", 128), ("sm80_ptx", 96), ("sm80_ptx", 256)]:
+        flashcore._attention._set_forced_arch(arch)
         for hq, hk in ((8, 2), (16, 1)):
             kc = torch.randn(12, ps, hk, d, device="cuda").to(dt)
             vc = torch.randn(12, ps, hk, d, device="cuda").to(dt)
@@ -357,9 +414,9 @@ SANITIZER_CASE = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
-def test_compute_sanitizer_paged_case(tool, tmp_path):
-    run_sanitizer(tool, SANITIZER_CASE, "decode", tmp_path)
+def test_compute_sanitizer_paged_case(tmp_path):
+    """memcheck, racecheck, initcheck and synccheck at once (a process each), each strict."""
+    run_sanitizers(("memcheck", "racecheck", "initcheck", "synccheck"), SANITIZER_CASE, "decode", tmp_path)
 
 
 if __name__ == "__main__":

@@ -31,12 +31,26 @@ def bits(t):
     return t.view(torch.int16)
 
 
+def _nan_widened(t, extra):
+    """t's values as the [..., :d] view of a buffer `extra` columns wider, those columns NaN."""
+    buf = torch.full(t.shape[:-1] + (t.shape[-1] + extra,), float("nan"), dtype=t.dtype, device=t.device)
+    buf[..., :t.shape[-1]] = t
+    return buf[..., :t.shape[-1]]
+
+
+def _clone_keeping_layout(t):
+    """A clone with t's strides (a view of a wider buffer stays one: Tensor.clone densifies it)."""
+    if t._base is None:
+        return t.clone()
+    return t._base.clone().as_strided(t.shape, t.stride(), t.storage_offset())
+
+
 class Case:
     """One call's inputs, built from a dict of choices."""
 
     def __init__(self, dtype=torch.bfloat16, d=128, page_size=None, s_new=1, heads=(8, 2), append=True,
                  causal=True, window=(-1, -1), softcap=0.0, rotary=None, num_splits=0, lse=True,
-                 batch_idx=False, leftpad=False, batch=3, capacity=300, seed=0):
+                 batch_idx=False, leftpad=False, batch=3, capacity=300, wide=0, seed=0):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         g = torch.Generator().manual_seed(seed)
@@ -92,13 +106,21 @@ class Case:
             self.cos = angle.cos().to(dtype).to(DEV)
             self.sin = angle.sin().to(dtype).to(DEV)
         self.softmax_scale = 1.0 / math.sqrt(d) if seed % 3 else 0.5 / math.sqrt(d)
+        if wide:
+            # q, the new keys / values and the caches as [..., :d] views of buffers `wide` columns
+            # wider whose extra columns are NaN: a kernel that read a column past the head dim
+            # (the predicated ones of a wider kernel) would make the output NaN, one that wrote
+            # there would change the NaN sentinels (run checks them bitwise).
+            self.q, self.k_new, self.v_new, self.k_cache, self.v_cache = (
+                None if t is None else _nan_widened(t, wide)
+                for t in (self.q, self.k_new, self.v_new, self.k_cache, self.v_cache))
 
     def window_pair(self):
         return (self.window[0], 0) if self.causal else self.window
 
     def run(self):
         """Calls flashcore (on clones of the caches) and checks it; returns (out error, bound)."""
-        kc, vc = self.k_cache.clone(), self.v_cache.clone()
+        kc, vc = _clone_keeping_layout(self.k_cache), _clone_keeping_layout(self.v_cache)
         # Poison the allocator's next blocks of out's and lse's sizes (best effort: the caching
         # allocator hands a freed block of the same size to the next request on the stream).
         poison = torch.full(self.q.shape, float("nan"), dtype=self.dtype, device=DEV)
@@ -130,6 +152,10 @@ class Case:
             assert torch.equal(nan_k, nan_want), "k_cache: the NaN sentinels moved"
             diff = (kc.float() - want_k.float()).abs()[~nan_k]
             assert diff.max().item() <= 2 * UNIT_ROUNDOFF[self.dtype] * want_k.float().abs()[~nan_k].max().item()
+
+        if self.wide:
+            for name, t in (("k_cache", kc), ("v_cache", vc)):
+                assert torch.isnan(t._base[..., self.d:]).all(), "%s: a column past the head dim was written" % name
 
         # Attention, against the float64 oracle over the cache the call left.
         q = self.q
@@ -213,6 +239,12 @@ MATRIX = matrix()
 OTHER_HEAD_DIMS = [32, 40, 80, 96, 120, 136, 192, 200, 256]
 
 
+def wide_columns(d):
+    """NaN columns past the head dim in the other-dims cases: up to the kernel's head dim where it
+    is predicated, 8 past 256 (no kernel reads there either)."""
+    return next(k for k in (64, 128, 256, 264) if k > d) - d if d not in (64, 128) else 0
+
+
 def other_head_dims_matrix():
     cases = []
     layouts = [None, 16, 64, 256]
@@ -223,9 +255,11 @@ def other_head_dims_matrix():
             feats = dict(leftpad=True)
         # dtype and split count rotate with the head dim too, so that each head dim sees both dtypes
         # with both query-block kernels (S_new 1 and 7) and split counts differ between layouts.
-        cases.append(dict(dtype=[torch.bfloat16, torch.float16][(di + li + si) % 2], d=OTHER_HEAD_DIMS[di],
+        d = OTHER_HEAD_DIMS[di]
+        cases.append(dict(dtype=[torch.bfloat16, torch.float16][(di + li + si) % 2], d=d,
                           page_size=layout, s_new=[1, 7][si], heads=HEADS[i % len(HEADS)],
-                          num_splits=SPLITS[(di + li + 2 * si) % len(SPLITS)], seed=1000 + i, **feats))
+                          num_splits=SPLITS[(di + li + 2 * si) % len(SPLITS)], wide=wide_columns(d), seed=1000 + i,
+                          **feats))
     return cases
 
 

@@ -41,6 +41,7 @@ DTYPES = ("fp16", "bf16")
 FWD_HEAD_DIMS = (64, 96, 128, 256)
 SM90A_FWD_HEAD_DIMS = (64, 96, 128, 192, 256)
 BWD_HEAD_DIMS = (64, 128, 256)
+DECODE_HEAD_DIMS = (64, 128, 256)  # every library, the portable PTX one included
 SM90A_BWD_HEAD_DIMS = (64, 96, 128, 192, 256)
 # The mma.sync kernel (tiles of 64-column blocks) has no 96: 96's fallback is the 128 launcher's.
 SM90A_BWD_MMA_SYNC_HEAD_DIMS = (64, 128, 192, 256)
@@ -144,13 +145,15 @@ class SassTest(absltest.TestCase):
     def test_extension_ptx_is_only_the_portable_compute_80_libraries(self):
         listing = run_cuobjdump("-lptx", FLAGS.extension)
         files = re.findall(r"PTX file\s+\d+: \S+\.(sm_\w+)\.ptx", listing)
-        # one per generated TU: (fwd x FWD_HEAD_DIMS + bwd x BWD_HEAD_DIMS) x dtype x (full, causal)
-        self.assertLen(files, (len(FWD_HEAD_DIMS) + len(BWD_HEAD_DIMS)) * len(DTYPES) * 2, listing)
+        # one per generated TU: (fwd x FWD_HEAD_DIMS + bwd x BWD_HEAD_DIMS) x dtype x (full, causal),
+        # and decode x DECODE_HEAD_DIMS x dtype (causal is a run-time argument there)
+        self.assertLen(files, ((len(FWD_HEAD_DIMS) + len(BWD_HEAD_DIMS)) * 2 + len(DECODE_HEAD_DIMS)) * len(DTYPES),
+                       listing)
         archs = set(files)
         self.assertEqual(archs, {"sm_80"}, listing)
 
     def test_ptx_libraries_carry_no_sass(self):
-        self.assertLen(FLAGS.ptx_lib, 2 * len(DTYPES))  # (fwd, bwd) x dtype
+        self.assertLen(FLAGS.ptx_lib, 3 * len(DTYPES))  # (fwd, bwd, decode) x dtype
         for lib in FLAGS.ptx_lib:
             self.assertNotIn("ELF file", run_cuobjdump("-lelf", lib), lib)
             self.assertIn("PTX file", run_cuobjdump("-lptx", lib), lib)

@@ -19,7 +19,7 @@ from typing import Optional, Tuple, Union
 import torch
 
 from flashcore import _attention, _checks
-from flashcore._attention import _C, _DTYPE_NAMES, _device_arch, _raw_stream
+from flashcore._attention import _C, _DTYPE_NAMES, _arch_for, _raw_stream
 
 _NAME = "flashcore.flash_attn_with_kvcache"
 
@@ -120,7 +120,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     k_new / v_new: appended by the launch. check_lengths: first _check_lengths' checks, from one
     kernel (kernels/decode/check_kernel.cuh) and one synchronisation."""
     device = q.get_device()
-    arch = _device_arch(device)
+    arch = _arch_for(device)  # select_arch's library (FLASHCORE_FORCE_ARCH in the GPU suites)
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
     page_size = k_cache.shape[1] if block_table is not None else 0
@@ -436,7 +436,7 @@ def _prefill_on_forward_kernel(q, page_size, cache_batch_idx, cache_leftpad, mea
     mean_rows (packed calls) the mean query rows per sequence, else q's S_new_q decides."""
     if (cache_batch_idx is not None or cache_leftpad is not None
             or (page_size is not None and page_size % PAGED_FORWARD_PAGE_MULTIPLE != 0)
-            or _device_arch(q.get_device()) != "sm90a"):
+            or _arch_for(q.get_device()) != "sm90a"):
         return False
     if _forced_forward is not None:
         return _forced_forward
