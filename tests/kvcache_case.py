@@ -292,5 +292,5 @@ def forced_forward(request):
         kvcache._set_forced_forward(None)
 
 
-ON_SM90A = torch.cuda.is_available() and kvcache._device_arch(0) == "sm90a"
+ON_SM90A = torch.cuda.is_available() and flashcore._attention._device_arch(0) == "sm90a"
 FORWARD_PAGED = [c for c in PAGED if c["page_size"] % kvcache.PAGED_FORWARD_PAGE_MULTIPLE == 0 and not c.get("leftpad")]
