@@ -1,5 +1,6 @@
-"""Decode benchmark (issue 16): flashcore.flash_attn_with_kvcache vs torch SDPA (flash, cuDNN) on
-one-token decode over long KV caches, and chunked prefill against flashcore's plain forward.
+"""Decode benchmark (issue 16): flashcore.flash_attn_with_kvcache vs torch SDPA (flash, cuDNN) and,
+with --fa4, FlashAttention-4 (contiguous and paged) on one-token decode over long KV caches, and
+chunked prefill against flashcore's plain forward.
 
   python tools/bench/decode.py --out_dir=/tmp/bench          # with flashcore importable
   python tools/bench/attention.py --mode=decode ...          # the same, through the attention bench
@@ -99,7 +100,31 @@ def sdpa_call(backend, q, k, v):
     return call
 
 
+def fa4_varlen_func():
+    """FlashAttention-4's flash_attn_varlen_func (flash-attn-4, CuTe DSL), or None where it is not
+    importable (../shared/anchors/fa4/README.md brings it onto the GPU machines)."""
+    try:
+        from flash_attn.cute import flash_attn_varlen_func
+    except Exception:  # noqa: BLE001 - an absent or broken install: FA4 is left out of the table
+        return None
+    return flash_attn_varlen_func
+
+
+def fa4_decode_call(fa4, q, kc, vc, lens, table):
+    """FA4 over the same cache: dense (B, Sk, Hk, D) or pages (num_pages, page, Hk, D) through
+    page_table, seqused_k the lengths, num_splits=0 (its split heuristic, as flashcore's 0);
+    pack_gqa left to FA4's own choice."""
+    def call():
+        out = fa4(q, kc, vc, seqused_k=lens, page_table=table, num_splits=0)
+        return out[0] if isinstance(out, tuple) else out
+    return call
+
+
 def decode_rows(args, torch, flashcore, results, bw, dtype):
+    fa4 = fa4_varlen_func() if args.fa4 else None
+    if args.fa4:
+        print("FlashAttention-4: %s" % ("flash_attn.cute.flash_attn_varlen_func" if fa4 else "not importable"),
+              flush=True)
     gen = torch.Generator().manual_seed(0)
     for (b, hq, hk, sk) in DECODE_ROWS:
         d = args.head_dim
@@ -137,10 +162,19 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
             row["us"]["flashcore_" + layout] = splits[0]
             if len(splits) > 1:
                 row["split_sweep_us"] = {str(kk): vv for kk, vv in splits.items()}
+            if fa4 is not None:
+                try:
+                    call = fa4_decode_call(fa4, q, kc, vc, lens, table)
+                    out = call()
+                    if ref is not None:
+                        row["errors"]["fa4_%s_maxdiff" % layout] = (out.float() - ref.float()).abs().max().item()
+                    row["us"]["fa4_" + layout] = graph_time_us(call, args.calls, args.reps)
+                except Exception as e:  # noqa: BLE001 - FA4 refusing a layout is data
+                    row["errors"]["fa4_" + layout] = str(e)[:300]
             del kc, vc
         results.append(row)
         cells = ["%-26s" % row["shape"], "floor %7.1f" % floor_us]
-        for name in ["flashcore_" + l for l in LAYOUTS] + ["flash", "cudnn"]:
+        for name in ["flashcore_" + l for l in LAYOUTS] + (["fa4_" + l for l in LAYOUTS] if fa4 else []) + ["flash", "cudnn"]:
             us = row["us"].get(name)
             cells.append("%s %s" % (name, "%7.1f us %5.1f%%" % (us, 100 * floor_us / us) if us else "-"))
         print(" | ".join(cells), flush=True)
@@ -317,6 +351,9 @@ def parse(argv):
     p.add_argument("--reps", type=int, default=10, help="graph replays timed (median)")
     p.add_argument("--sweep_splits", default="2,4,6,8,12,16,24,32,64",
                    help="extra num_splits timed on the rows that leave SMs idle (contiguous)")
+    p.add_argument("--fa4", action="store_true",
+                   help="also FlashAttention-4 (flash_attn.cute.flash_attn_varlen_func, page_table for paged "
+                        "caches) on every decode row and layout, where importable")
     p.add_argument("--no_prefill", action="store_true")
     p.add_argument("--prefill_only", action="store_true", help="only the chunked prefill rows and the paged varlen routes")
     p.add_argument("--routes_only", action="store_true", help="only the paged varlen routing rows")
