@@ -1,4 +1,4 @@
-# Session 26 call 4 (H100), right after call 3 (which copied FA4's first wheel half to /root/keep):
+# Session 26 calls 4 and 6 (H100), right after calls 3 and 5 (which copied FA4's first wheel half to /root/keep):
 # FlashAttention-4 installed from the two halves (../shared/anchors/fa4/README.md), then issue 16's
 # decode table with every backend in one process on the same tensors: flashcore (contiguous, page
 # 16, page 256), FA4 (the same three caches; page_table, num_splits=0), torch SDPA flash and cuDNN.
