@@ -67,11 +67,16 @@ def test_prefill_chunk_at_predicated_head_dims(d, page_size, forced_forward):
 @pytest.mark.parametrize("page_size", [16, 48, 256])
 @pytest.mark.parametrize("window,softcap", [((-1, 0), 0.0), ((-1, -1), 0.0), ((100, 0), 20.0)],
                          ids=["causal", "full", "window_softcap"])
-def test_paged_varlen_on_each_kernel(page_size, window, softcap, forced_forward):
+@pytest.mark.parametrize("d", [128, 80, 256])  # 80: predicated on the forward's 96, the decode kernel's 128
+def test_paged_varlen_on_each_kernel(d, page_size, window, softcap, forced_forward):
     if forced_forward and not ON_SM90A:
         pytest.skip("the paged forward is sm90a's")
-    g = torch.Generator().manual_seed(page_size)
-    dtype, hq, hk, d = torch.bfloat16, 16, 4, 128
+    paged_varlen_case(d, page_size, window, softcap, seed=page_size + d)
+
+
+def paged_varlen_case(d, page_size, window, softcap, seed, public=False):
+    g = torch.Generator().manual_seed(seed)
+    dtype, hq, hk = torch.bfloat16, 16, 4
     q_lens, k_lens = [130, 1, 300, 64, 77], [1000, 40, 300, 0, 555]
     batch = len(q_lens)
     max_pages = -(-1000 // page_size)
@@ -95,6 +100,11 @@ def test_paged_varlen_on_each_kernel(page_size, window, softcap, forced_forward)
                                         softmax_scale=scale, window_size=window, softcap=softcap)
     torch.cuda.synchronize()
     assert not torch.isnan(out).any(), "NaN in the output"
+    if public:  # flash_attn_varlen_func(block_table=, seqused_k=), vLLM's call: the same bits
+        got, got_lse, _ = flashcore.flash_attn_varlen_func(
+            q, k_cache, v_cache, cu, None, max(q_lens), None, softmax_scale=scale, window_size=window,
+            softcap=softcap, return_attn_probs=True, block_table=block_table, seqused_k=seqused)
+        assert torch.equal(bits(got), bits(out)) and torch.equal(got_lse, lse)
     for b in range(batch):
         rows = slice(int(cu[b]), int(cu[b + 1]))
         kw = dict(block_table=block_table[b:b + 1], cache_batch_idx=None, cache_leftpad=None, softmax_scale=scale,
@@ -111,6 +121,11 @@ def test_paged_varlen_on_each_kernel(page_size, window, softcap, forced_forward)
         assert (lb[~finite] == -math.inf).all()
         if finite.any():
             assert (lb.double() - rl).abs()[finite].max().item() < 5e-3 * max(1.0, rl[finite].abs().max().item())
+
+
+@pytest.mark.parametrize("d", [80, 256])
+def test_public_paged_varlen_matches_the_entry_point(d):
+    paged_varlen_case(d, 16, (-1, 0), 0.0, seed=7 + d, public=True)
 
 
 @pytest.mark.parametrize("rotary", [None, "interleaved"])
