@@ -319,5 +319,48 @@ def test_which_calls_run_on_the_hopper_forward(monkeypatch):
         assert not on(q(300), None, None, None) and not on(q(300), 16, None, None)
 
 
+# --- torch.compile: the entry points as custom ops (py/flashcore/_kvcache_ops.py) ------------------
+
+def _meta(*shape, dtype=torch.bfloat16):
+    return torch.empty(*shape, device="meta", dtype=dtype)
+
+
+def test_compiled_decode_step_is_one_custom_op_with_fullgraph():
+    """Dynamo traces flash_attn_with_kvcache (fullgraph) into one flashcore::kvcache_attention call;
+    meta tensors run its fake implementation (output shapes; lse only when asked for)."""
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    def step(q, kc, vc, k, v, lens):
+        return flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, causal=True,
+                                                 return_softmax_lse=True)
+
+    q, kc, vc = _meta(2, 1, 8, 96), _meta(2, 64, 2, 96), _meta(2, 64, 2, 96)
+    k, v, lens = _meta(2, 1, 2, 96), _meta(2, 1, 2, 96), _meta(2, dtype=I32)
+    out, lse = torch.compile(step, fullgraph=True, backend=backend)(q, kc, vc, k, v, lens)
+    assert out.shape == (2, 1, 8, 96) and out.dtype == torch.bfloat16
+    assert lse.shape == (2, 8, 1) and lse.dtype == torch.float32
+    (gm,) = graphs
+    ops = [n.target for n in gm.graph.nodes if n.op == "call_function"]
+    assert ops.count(torch.ops.flashcore.kvcache_attention) == 1, ops  # Dynamo records the packet
+    # An int cache_seqlens and no lse: the other schema branch.
+    out = torch.compile(lambda q, kc, vc: flashcore.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=5),
+                        fullgraph=True, backend="eager")(q, kc, vc)
+    assert out.shape == (2, 1, 8, 96)
+
+
+def test_paged_varlen_custom_op_shapes():
+    from flashcore import _kvcache_ops  # noqa: F401 - registers the ops
+    q, kp = _meta(7, 8, 128), _meta(10, 16, 2, 128)
+    table, cu, used = _meta(2, 5, dtype=I32), _meta(3, dtype=I32), _meta(2, dtype=I32)
+    out, lse = torch.ops.flashcore.paged_varlen_attention(q, kp, kp, table, used, cu, 4, 0.1, -1, 0, 0.0, True)
+    assert out.shape == q.shape and lse.shape == (8, 7) and lse.dtype == torch.float32
+    _, lse = torch.ops.flashcore.paged_varlen_attention(q, kp, kp, table, used, cu, 4, 0.1, -1, 0, 0.0, False)
+    assert lse.numel() == 0
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

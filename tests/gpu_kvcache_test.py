@@ -249,6 +249,59 @@ def test_paged_varlen_internal_entry_point():
             assert (lb.double() - ref_lse[0]).abs().max().item() < 1e-3
 
 
+def test_torch_compile_fullgraph_decode_steps_match_eager():
+    """Decode steps of a torch.compile'd function (fullgraph, inductor; the call is one custom op,
+    py/flashcore/_kvcache_ops.py) against eager calls on copies of the same caches: out, lse and the
+    caches bitwise equal after every step, the caches appended in place, and a compiled step runs
+    flashcore's kernels only (inductor copied no cache to functionalize the append)."""
+    from torch.profiler import ProfilerActivity, profile
+    torch.manual_seed(3)
+    dt, b, hq, hk, d, cap = torch.bfloat16, 2, 8, 2, 128, 4096
+    kc = torch.randn(b, cap, hk, d, device=DEV).to(dt)
+    vc = torch.randn(b, cap, hk, d, device=DEV).to(dt)
+    kc_e, vc_e = kc.clone(), vc.clone()
+    ptrs = (kc.data_ptr(), vc.data_ptr())
+
+    def step(q, kc, vc, k, v, lens):
+        return flashcore.flash_attn_with_kvcache(q, kc, vc, k, v, cache_seqlens=lens, causal=True,
+                                                 return_softmax_lse=True)
+    compiled = torch.compile(step, fullgraph=True)
+    for n in (10, 11, 3000, 3001):
+        lens = torch.tensor([n, n + 5], dtype=torch.int32, device=DEV)
+        q = torch.randn(b, 1, hq, d, device=DEV).to(dt)
+        k = torch.randn(b, 1, hk, d, device=DEV).to(dt)
+        v = torch.randn(b, 1, hk, d, device=DEV).to(dt)
+        out_c, lse_c = compiled(q, kc, vc, k, v, lens)
+        out_e, lse_e = step(q, kc_e, vc_e, k, v, lens)
+        assert torch.equal(bits(out_c), bits(out_e)) and torch.equal(lse_c, lse_e), n
+        assert torch.equal(bits(kc), bits(kc_e)) and torch.equal(bits(vc), bits(vc_e)), n
+    assert (kc.data_ptr(), vc.data_ptr()) == ptrs
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        compiled(q, kc, vc, k, v, lens)
+        torch.cuda.synchronize()
+    names = [e.key for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA]
+    assert names and all("flashcore" in n for n in names), names
+
+
+def test_torch_compile_fullgraph_paged_varlen_matches_eager():
+    torch.manual_seed(4)
+    dt, hq, hk, d, ps = torch.bfloat16, 8, 2, 128, 16
+    q_lens, k_lens = [1, 5, 130], [40, 17, 300]
+    kc = torch.randn(3 * 20, ps, hk, d, device=DEV).to(dt)
+    vc = torch.randn(3 * 20, ps, hk, d, device=DEV).to(dt)
+    table = torch.randperm(60, device=DEV).view(3, 20).to(torch.int32)
+    cu = torch.tensor([0, 1, 6, 136], dtype=torch.int32, device=DEV)
+    used = torch.tensor(k_lens, dtype=torch.int32, device=DEV)
+    q = torch.randn(136, hq, d, device=DEV).to(dt)
+
+    def call(q, kc, vc, table, cu, used):
+        return flashcore.flash_attn_varlen_func(q, kc, vc, cu, None, 130, None, causal=True, block_table=table,
+                                                seqused_k=used, return_attn_probs=True)
+    out_c, lse_c, _ = torch.compile(call, fullgraph=True)(q, kc, vc, table, cu, used)
+    out_e, lse_e, _ = call(q, kc, vc, table, cu, used)
+    assert torch.equal(bits(out_c), bits(out_e)) and torch.equal(lse_c, lse_e)
+
+
 def test_errors_name_the_argument_on_gpu():
     c = Case(batch=2, page_size=16, capacity=64, seed=2)
     with pytest.raises(ValueError, match="block_table too short"):

@@ -188,6 +188,13 @@ def _paged(fn, q, k_cache, v_cache, cu_seqlens_q, max_seqlen_q, softmax_scale, c
     softcap = _checks.check_softcap(fn, softcap)
     scale = _checks.check_scale(fn, softmax_scale, q.shape[-1])
     _checks.check_device(fn, q)
+    if torch.compiler.is_compiling():  # one opaque custom op in the compiled graph (_kvcache_ops.py)
+        from flashcore import _kvcache_ops  # noqa: F401 - registers the op
+        out, lse = torch.ops.flashcore.paged_varlen_attention(q, k_cache, v_cache, block_table, seqused_k,
+                                                              cu_seqlens_q, int(max_seqlen_q), float(scale),
+                                                              window[0], 0 if causal else window[1], float(softcap),
+                                                              bool(return_lse))
+        return (out, lse, None) if return_lse else out
     out = torch.empty_like(q)
     lse = torch.empty((q.shape[1], q.shape[0]), dtype=torch.float32, device=q.device) if return_lse else None
     run(q, k_cache, v_cache, block_table, seqused_k, cu_seqlens_q, max_seqlen_q, out, lse, softmax_scale=scale,
