@@ -280,7 +280,9 @@ def test_torch_compile_fullgraph_decode_steps_match_eager():
         compiled(q, kc, vc, k, v, lens)
         torch.cuda.synchronize()
     names = [e.key for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA]
-    assert names and all("flashcore" in n for n in names), names
+    # The eager call's own work: the check kernel's facts come back in one small device-to-host copy.
+    others = [n for n in names if "flashcore" not in n and not n.startswith("Memcpy DtoH")]
+    assert any("decode_kernel" in n for n in names) and not others, names
 
 
 def test_torch_compile_fullgraph_paged_varlen_matches_eager():
