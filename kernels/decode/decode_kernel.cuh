@@ -504,12 +504,15 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
 
 // `programmatic`: launched as the programmatic dependent of the grid before it on the stream
 // (captured into graphs as such).
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, KeyWalk kWalk>
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, KeyWalk kWalk, bool kUnsplit = false>
 cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool programmatic) {
-  constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
+  constexpr DecodeTileShape kTile = kUnsplit ? decode_unsplit_tile_shape(kArch, kHeadDim) : decode_tile_shape(kArch, kHeadDim);
   constexpr int kBlockM = 16 * kRowWarps;
-  constexpr size_t kSmemBytes = decode_smem_bytes(kTile, kBlockM, kHeadDim) +
-                                (kWalk == KeyWalk::kPagedAddressOrder ? kDecodeSortPages * sizeof(unsigned long long) : 0);
+  // The unsplit ring asks at least decode_smem_floor: its CTAs per SM stay the tile's.
+  constexpr size_t kSmemBytes =
+      std::max(decode_smem_bytes(kTile, kBlockM, kHeadDim) +
+                   (kWalk == KeyWalk::kPagedAddressOrder ? kDecodeSortPages * sizeof(unsigned long long) : 0),
+               kUnsplit ? decode_smem_floor(kTile) : size_t{0});
   // The sm80 library also runs on 8.6 / 8.7 GPUs, whose CTAs get at most 99 KiB (tile_policy.h).
   static_assert(kArch == Arch::kSm90a || kSmemBytes <= 99 * 1024, "decode: more shared memory than an 8.x CTA gets");
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
@@ -527,6 +530,16 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
 // grid, then the decode grid as its programmatic dependent.
 template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
 cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
+  // Unsplit calls on sm90a's 16-row blocks: the two-stage ring (tile_policy.h
+  // decode_unsplit_tile_shape), in key order (by rule an unsplit call never sorts its pages; a test
+  // that forces address order keeps it).
+  if constexpr (kRowWarps == 1 && decode_unsplit_tile_shape(kArch, kHeadDim).stages != decode_tile_shape(kArch, kHeadDim).stages) {
+    if (p.num_splits == 1 && !(p.sorted_pages != nullptr && p.page_sort_ctas > 0)) {
+      return p.block_table == nullptr
+                 ? launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous, true>(p, stream, false)
+                 : launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kPagedKeyOrder, true>(p, stream, false);
+    }
+  }
   if (p.block_table == nullptr) {
     return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous>(p, stream, false);
   }

@@ -47,6 +47,28 @@ constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
   return {block_n, 3, 2};
 }
 
+// sm90a, a call whose keys are not split (num_splits 1: its query blocks fill the GPU, two CTAs an
+// SM) on the 16-row query blocks: two stages instead of three, held at two CTAs an SM
+// (decode_smem_floor: at head dim 64 the two-stage CTA's 66 KB and 161-174 registers would let a
+// third in). Split calls run one CTA an SM and keep the third stage (with two they lost 9-12
+// points, docs/results/2026-11-28-h100-session25.md). Measured on an H100, issue 16's batched
+// rows, % of the HBM floor, three rounds in alternating processes (docs/results/
+// 2026-11-28-h100-session26.md): d128 B8 H32 +2.1 / +0.5 / +1.6 (contiguous / page 16 / page 256),
+// B32 H32 +1.2 / +0.3 / +1.8, B128 Hk8 +0.7 / -0.4 / +1.0, B64 Hq64 Hk8 +0.8 / +0.4 / +0.8; d64
+// +1.4..+4.4. The same ring at three CTAs an SM (d64) lost 0.3-2.8 on B64 Hq64 Hk8 (512 CTAs: 1.29
+// waves instead of 1.94). 256 has two stages already.
+constexpr DecodeTileShape decode_unsplit_tile_shape(Arch arch, int head_dim) {
+  const DecodeTileShape tile = decode_tile_shape(arch, head_dim);
+  if (arch != Arch::kSm90a || tile.stages <= 2) return tile;
+  return {tile.block_n, 2, tile.ctas_per_sm, tile.rows64_only};
+}
+
+// The least shared memory a CTA of `tile` asks so that no more than tile.ctas_per_sm CTAs share an
+// H100 / H200 SM (228 KB, 1 KB of it reserved per CTA).
+constexpr size_t decode_smem_floor(DecodeTileShape tile) {
+  return static_cast<size_t>(228 * 1024) / (tile.ctas_per_sm + 1);
+}
+
 constexpr int decode_row_warps(DecodeTileShape tile, int rows_per_kv_head) {
   return rows_per_kv_head <= 16 && !tile.rows64_only ? 1 : kDecodeWarps;
 }
