@@ -7,6 +7,7 @@ prefill size on the Hopper forward: tests/gpu_paged_forward_test.py. The oracle 
 
 import math
 import os
+import random
 import sys
 import textwrap
 
@@ -247,6 +248,57 @@ def test_paged_varlen_internal_entry_point():
             assert err <= 2 * max(base, UNIT_ROUNDOFF[dtype]), "sequence %d: %.3g vs %.3g" % (b, err, base)
             lb = lse[:, int(cu[b]):int(cu[b + 1])]
             assert (lb.double() - ref_lse[0]).abs().max().item() < 1e-3
+
+
+# Seeded random configurations beyond the matrices: any head dim up to 256, odd page sizes (1, 3,
+# 24, 100, 512: the decode kernel takes any), odd capacities, S_new up to 24, split counts up to
+# 128, every feature at random, both page orders, NaN columns past the head dim, and a third of the
+# cases on the portable PTX library. A failure names its seed (replay: -k "random_configuration and
+# <seed>").
+FUZZ_SEEDS = range(20261128, 20261128 + 160)
+
+
+def draw_fuzz_case(seed):
+    rng = random.Random(seed)
+    d = rng.choice([8 * rng.randint(1, 32)] + [64, 128, 256])
+    page_size = rng.choice([None] * 4 + [1, 3, 8, 16, 16, 24, 32, 48, 64, 100, 128, 256, 512])
+    hk = rng.choice([1, 2, 4, 8])
+    hq = hk * rng.choice([1, 2, 3, 4, 8])
+    s_new = rng.choice([1, 1, 1, 2, 5, 7, 16, 24])
+    append = rng.random() < 0.8
+    feats = dict(causal=rng.random() < 0.7, append=append, lse=rng.random() < 0.7,
+                 num_splits=rng.choice([0, 0, 1, 2, 3, 7, 16, 128]))
+    if rng.random() < 0.3:
+        feats["window"] = (rng.randint(0, 300), rng.choice([-1, rng.randint(0, 20)]))
+    if rng.random() < 0.25:
+        feats["softcap"] = rng.choice([10.0, 30.0, 50.0])
+    if append and rng.random() < 0.25:
+        feats["rotary"] = rng.choice(["interleaved", "neox", "neox_half"])
+    if rng.random() < 0.2:
+        feats["leftpad"] = True
+    elif page_size is None and rng.random() < 0.2:
+        feats["batch_idx"] = True
+    if rng.random() < 0.5:
+        feats["wide"] = 8 * rng.randint(1, 8)
+    spec = dict(dtype=rng.choice([torch.bfloat16, torch.float16]), d=d, page_size=page_size, s_new=s_new,
+                heads=(hq, hk), batch=rng.randint(1, 4), capacity=rng.randint(s_new + 21, 2500), seed=seed, **feats)
+    order = rng.choice([None, "key", "address"]) if page_size is not None else None
+    arch = "sm80_ptx" if rng.random() < 1 / 3 else None
+    return spec, order, arch
+
+
+@pytest.mark.parametrize("seed", FUZZ_SEEDS)
+def test_random_configuration(seed):
+    spec, order, arch = draw_fuzz_case(seed)
+    kvcache._set_forced_page_order(order)
+    _attention._set_forced_arch(arch)
+    try:
+        Case(**spec).run()
+    except AssertionError as e:
+        raise AssertionError("seed %d (%s, page order %s, arch %s): %s" % (seed, case_id(spec), order, arch, e))
+    finally:
+        kvcache._set_forced_page_order(None)
+        _attention._set_forced_arch(None)
 
 
 def test_torch_compile_fullgraph_decode_steps_match_eager():
