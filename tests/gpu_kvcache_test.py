@@ -63,7 +63,8 @@ def test_other_head_dim_long_split_cache(d, page_size, num_splits):
 # and sm89 libraries compile to SASS, JIT-compiled by the driver). It is what a GPU without SASS
 # here runs (Blackwell), and the only way the Ampere / Ada decode kernels (two stages within 99
 # KiB, 256 on 32-key stages with 64-row query blocks) run on this Hopper: every case of the
-# matrix and of the other head dims, the long split caches, the packed paged entry point.
+# matrix and of the other head dims, the long split caches (the packed paged entry point:
+# test_paged_varlen_internal_entry_point; the fuzzer: a third of its cases).
 @pytest.fixture
 def portable_ptx():
     _attention._set_forced_arch("sm80_ptx")
@@ -216,9 +217,18 @@ def test_poisoned_outputs_are_fully_written():
         assert not torch.isnan(out).any() and not torch.isnan(lse).any()
 
 
-def test_paged_varlen_internal_entry_point():
+@pytest.mark.parametrize("arch", [None, "sm80_ptx"], ids=["native", "sm80_ptx"])
+def test_paged_varlen_internal_entry_point(arch):
     # kvcache.paged_attention_varlen_into: packed queries of different lengths over pages, as the
-    # varlen front end will call it (vLLM's block_table / seqused_k).
+    # varlen front end will call it (vLLM's block_table / seqused_k); also on the portable library.
+    _attention._set_forced_arch(arch)
+    try:
+        check_paged_varlen_entry_point()
+    finally:
+        _attention._set_forced_arch(None)
+
+
+def check_paged_varlen_entry_point():
     torch.manual_seed(1)
     dtype, hq, hk, d, ps = torch.bfloat16, 8, 2, 128, 16
     q_lens, k_lens = [1, 5, 3], [40, 17, 100]

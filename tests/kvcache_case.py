@@ -31,9 +31,14 @@ def bits(t):
     return t.view(torch.int16)
 
 
-def _nan_widened(t, extra):
-    """t's values as the [..., :d] view of a buffer `extra` columns wider, those columns NaN."""
-    buf = torch.full(t.shape[:-1] + (t.shape[-1] + extra,), float("nan"), dtype=t.dtype, device=t.device)
+# The extra columns of widened new keys / values: finite and unlike the caches' NaN, so an append
+# that copied past the head dim would change the caches' extra columns (compared bitwise).
+NEW_KV_MARKER = 3.0
+
+
+def _widened(t, extra, fill):
+    """t's values as the [..., :d] view of a buffer `extra` columns wider, those columns `fill`."""
+    buf = torch.full(t.shape[:-1] + (t.shape[-1] + extra,), fill, dtype=t.dtype, device=t.device)
     buf[..., :t.shape[-1]] = t
     return buf[..., :t.shape[-1]]
 
@@ -42,7 +47,9 @@ def _clone_keeping_layout(t):
     """A clone with t's strides (a view of a wider buffer stays one: Tensor.clone densifies it)."""
     if t._base is None:
         return t.clone()
-    return t._base.clone().as_strided(t.shape, t.stride(), t.storage_offset())
+    base = t._base.clone(memory_format=torch.preserve_format)
+    assert base.stride() == t._base.stride(), "the base of a widened tensor is dense"
+    return base.as_strided(t.shape, t.stride(), t.storage_offset() - t._base.storage_offset())
 
 
 class Case:
@@ -108,12 +115,14 @@ class Case:
         self.softmax_scale = 1.0 / math.sqrt(d) if seed % 3 else 0.5 / math.sqrt(d)
         if wide:
             # q, the new keys / values and the caches as [..., :d] views of buffers `wide` columns
-            # wider whose extra columns are NaN: a kernel that read a column past the head dim
-            # (the predicated ones of a wider kernel) would make the output NaN, one that wrote
-            # there would change the NaN sentinels (run checks them bitwise).
-            self.q, self.k_new, self.v_new, self.k_cache, self.v_cache = (
-                None if t is None else _nan_widened(t, wide)
-                for t in (self.q, self.k_new, self.v_new, self.k_cache, self.v_cache))
+            # wider. q's and the caches' extra columns are NaN: a kernel that read a column past
+            # the head dim (the predicated ones of a wider kernel) would make the output NaN. The
+            # new keys' / values' are NEW_KV_MARKER: an append that copied past the head dim
+            # would change the caches' extra columns (run compares them bitwise).
+            self.q, self.k_cache, self.v_cache = (_widened(t, wide, float("nan"))
+                                                  for t in (self.q, self.k_cache, self.v_cache))
+            if append:
+                self.k_new, self.v_new = (_widened(t, wide, NEW_KV_MARKER) for t in (self.k_new, self.v_new))
 
     def window_pair(self):
         return (self.window[0], 0) if self.causal else self.window
@@ -154,8 +163,9 @@ class Case:
             assert diff.max().item() <= 2 * UNIT_ROUNDOFF[self.dtype] * want_k.float().abs()[~nan_k].max().item()
 
         if self.wide:
-            for name, t in (("k_cache", kc), ("v_cache", vc)):
-                assert torch.isnan(t._base[..., self.d:]).all(), "%s: a column past the head dim was written" % name
+            for name, got, before in (("k_cache", kc, self.k_cache), ("v_cache", vc, self.v_cache)):
+                assert torch.equal(bits(got._base[..., self.d:]), bits(before._base[..., self.d:])), \
+                    "%s: a column past the head dim was written" % name
 
         # Attention, against the float64 oracle over the cache the call left.
         q = self.q
@@ -292,5 +302,5 @@ def forced_forward(request):
         kvcache._set_forced_forward(None)
 
 
-ON_SM90A = torch.cuda.is_available() and flashcore._attention._device_arch(0) == "sm90a"
+ON_SM90A = torch.cuda.is_available() and flashcore._attention._arch_for(0) == "sm90a"  # the library calls run on
 FORWARD_PAGED = [c for c in PAGED if c["page_size"] % kvcache.PAGED_FORWARD_PAGE_MULTIPLE == 0 and not c.get("leftpad")]

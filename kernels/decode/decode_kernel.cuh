@@ -515,6 +515,11 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
                kUnsplit ? decode_smem_floor(kTile) : size_t{0});
   // The sm80 library also runs on 8.6 / 8.7 GPUs, whose CTAs get at most 99 KiB (tile_policy.h).
   static_assert(kArch == Arch::kSm90a || kSmemBytes <= 99 * 1024, "decode: more shared memory than an 8.x CTA gets");
+  static_assert(kSmemBytes <= 227 * 1024, "decode: more shared memory than an sm90 CTA gets");
+  // The unsplit ring's floor lets exactly ctas_per_sm CTAs share an SM (228 KB, 1 KB reserved each).
+  static_assert(!kUnsplit || (kTile.ctas_per_sm * (decode_smem_floor(kTile) + 1024) <= 228 * 1024 &&
+                              (kTile.ctas_per_sm + 1) * (decode_smem_floor(kTile) + 1024) > 228 * 1024),
+                "decode: the unsplit ring's shared-memory floor does not hold its CTAs per SM");
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
                                           kTile.ctas_per_sm, kWalk>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);

@@ -49,8 +49,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, c
                             cache_leftpad, block_table, softmax_scale, causal, window_size, softcap,
                             rotary_interleaved, num_splits, return_softmax_lse):
     """kvcache.flash_attn_with_kvcache's arguments (alibi_slopes refused by the caller) through the op."""
-    if not (isinstance(window_size, (tuple, list)) and len(window_size) == 2):
-        raise TypeError("%s: window_size must be a pair of ints (left, right), got %r" % (kvcache._NAME, window_size))
+    # The eager checks of the scalar arguments first: the op's schema would coerce them.
+    window_size = kvcache._check_window(window_size, causal)
+    kvcache._check_scalars(cache_seqlens, softcap, num_splits)
     tensor_lens = cache_seqlens if isinstance(cache_seqlens, torch.Tensor) else None
     out, lse = torch.ops.flashcore.kvcache_attention(
         q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, tensor_lens,
@@ -78,4 +79,5 @@ def _paged_varlen_attention(q: torch.Tensor, k_cache: torch.Tensor, v_cache: tor
 @_paged_varlen_attention.register_fake
 def _paged_varlen_attention_fake(q, k_cache, v_cache, block_table, seqused_k, cu_seqlens_q, max_seqlen_q,
                                  softmax_scale, window_left, window_right, softcap, return_lse):
-    return q.new_empty(q.shape), q.new_empty((q.shape[1], q.shape[0]) if return_lse else (0,), dtype=torch.float32)
+    # out as the eager path makes it (torch.empty_like: q's layout where q is a dense permuted view)
+    return torch.empty_like(q), q.new_empty((q.shape[1], q.shape[0]) if return_lse else (0,), dtype=torch.float32)
