@@ -535,10 +535,10 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
 // grid, then the decode grid as its programmatic dependent.
 template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
 cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
-  // Unsplit calls on sm90a's 16-row blocks: the two-stage ring (tile_policy.h
+  // Unsplit calls on sm90a (either query block): the two-stage ring (tile_policy.h
   // decode_unsplit_tile_shape), in key order (by rule an unsplit call never sorts its pages; a test
   // that forces address order keeps it).
-  if constexpr (kRowWarps == 1 && decode_unsplit_tile_shape(kArch, kHeadDim).stages != decode_tile_shape(kArch, kHeadDim).stages) {
+  if constexpr (decode_unsplit_tile_shape(kArch, kHeadDim).stages != decode_tile_shape(kArch, kHeadDim).stages) {
     if (p.num_splits == 1 && !(p.sorted_pages != nullptr && p.page_sort_ctas > 0)) {
       return p.block_table == nullptr
                  ? launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous, true>(p, stream, false)

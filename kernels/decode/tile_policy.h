@@ -48,15 +48,17 @@ constexpr DecodeTileShape decode_tile_shape(Arch arch, int head_dim) {
 }
 
 // sm90a, a call whose keys are not split (num_splits 1: its query blocks fill the GPU, two CTAs an
-// SM) on the 16-row query blocks: two stages instead of three, held at two CTAs an SM
-// (decode_smem_floor: at head dim 64 the two-stage CTA's 66 KB and 161-174 registers would let a
-// third in). Split calls run one CTA an SM and keep the third stage (with two they lost 9-12
+// SM), on either query block (16 or 64 rows): two stages instead of three, held at two CTAs an SM
+// (decode_smem_floor: at head dim 64 the 16-row two-stage CTA's 66 KB and 161-174 registers would
+// let a third in). Split calls run one CTA an SM and keep the third stage (with two they lost 9-12
 // points, docs/results/2026-11-28-h100-session25.md). Measured on an H100, issue 16's batched
 // rows, % of the HBM floor, three rounds in alternating processes (docs/results/
 // 2026-11-28-h100-session26.md): d128 B8 H32 +2.1 / +0.5 / +1.6 (contiguous / page 16 / page 256),
 // B32 H32 +1.2 / +0.3 / +1.8, B128 Hk8 +0.7 / -0.4 / +1.0, B64 Hq64 Hk8 +0.8 / +0.4 / +0.8; d64
 // +1.4..+4.4. The same ring at three CTAs an SM (d64) lost 0.3-2.8 on B64 Hq64 Hk8 (512 CTAs: 1.29
-// waves instead of 1.94). 256 has two stages already.
+// waves instead of 1.94). 64-row blocks (more than 16 rows a kv head: 8 causal query tokens a
+// step, GQA 4 and 8; B128 Hq32 Hk8 k2048, B64 Hq64 Hk8 k4096): +0.5..+2.7 on 11 of 12 cells
+// (d128, d64; B128 d128 page 16 -0.1). 256 has two stages already.
 constexpr DecodeTileShape decode_unsplit_tile_shape(Arch arch, int head_dim) {
   const DecodeTileShape tile = decode_tile_shape(arch, head_dim);
   if (arch != Arch::kSm90a || tile.stages <= 2) return tile;
