@@ -17,7 +17,7 @@ import torch
 import flashcore
 from flashcore import _attention, kvcache
 from gpu_suite_env import check_expected_gpu
-from kvcache_case import (DEV, MATRIX, PAGED, OTHER_DIMS, Case, bits, case_id, forced_forward,  # noqa: F401
+from kvcache_case import (DEV, MATRIX, PAGED, OTHER_DIMS, Case, bits, case_id, forced, forced_forward,  # noqa: F401
                           page_order, wide_columns)
 from kvcache_reference import expected_cache, kvcache_attention
 from oracle_constants import UNIT_ROUNDOFF
@@ -67,11 +67,8 @@ def test_other_head_dim_long_split_cache(d, page_size, num_splits):
 # test_paged_varlen_internal_entry_point; the fuzzer: a third of its cases).
 @pytest.fixture
 def portable_ptx():
-    _attention._set_forced_arch("sm80_ptx")
-    try:
+    with forced(arch="sm80_ptx"):
         yield
-    finally:
-        _attention._set_forced_arch(None)
 
 
 PTX_CASES = MATRIX + OTHER_DIMS
@@ -221,11 +218,8 @@ def test_poisoned_outputs_are_fully_written():
 def test_paged_varlen_internal_entry_point(arch):
     # kvcache.paged_attention_varlen_into: packed queries of different lengths over pages, as the
     # varlen front end will call it (vLLM's block_table / seqused_k); also on the portable library.
-    _attention._set_forced_arch(arch)
-    try:
+    with forced(arch=arch):
         check_paged_varlen_entry_point()
-    finally:
-        _attention._set_forced_arch(None)
 
 
 def check_paged_varlen_entry_point():
@@ -300,15 +294,11 @@ def draw_fuzz_case(seed):
 @pytest.mark.parametrize("seed", FUZZ_SEEDS)
 def test_random_configuration(seed):
     spec, order, arch = draw_fuzz_case(seed)
-    kvcache._set_forced_page_order(order)
-    _attention._set_forced_arch(arch)
-    try:
-        Case(**spec).run()
-    except AssertionError as e:
-        raise AssertionError("seed %d (%s, page order %s, arch %s): %s" % (seed, case_id(spec), order, arch, e))
-    finally:
-        kvcache._set_forced_page_order(None)
-        _attention._set_forced_arch(None)
+    with forced(arch, order):
+        try:
+            Case(**spec).run()
+        except AssertionError as e:
+            raise AssertionError("seed %d (%s, page order %s, arch %s): %s" % (seed, case_id(spec), order, arch, e))
 
 
 def test_torch_compile_fullgraph_decode_steps_match_eager():

@@ -13,6 +13,7 @@ sentinel before and after (compared bitwise): a kernel that read one of them wou
 output NaN.
 """
 
+import contextlib
 import itertools
 import math
 import random
@@ -21,7 +22,7 @@ import pytest
 import torch
 
 import flashcore
-from flashcore import kvcache
+from flashcore import _attention, kvcache
 from kvcache_reference import expected_cache, kvcache_attention, rotary64
 from oracle_constants import UNIT_ROUNDOFF
 DEV = "cuda"
@@ -276,15 +277,26 @@ def other_head_dims_matrix():
 OTHER_DIMS = other_head_dims_matrix()
 
 
-@pytest.fixture
-def page_order(request):
-    """Forces the order paged decode calls visit their pages in (kernels/decode/tile_policy.h
-    decode_page_sort; by rule only some split calls sort), restored afterwards."""
-    kvcache._set_forced_page_order(request.param)
+@contextlib.contextmanager
+def forced(arch=None, page_order=None):
+    """The calls inside run on kernel library `arch` (None: this GPU's; "sm80_ptx": the portable
+    PTX one) and visit their pages in `page_order` (None: each call picks; "key" / "address",
+    kernels/decode/tile_policy.h decode_page_sort), both restored afterwards."""
+    _attention._set_forced_arch(arch)
+    kvcache._set_forced_page_order(page_order)
     try:
-        yield request.param
+        yield
     finally:
         kvcache._set_forced_page_order(None)
+        _attention._set_forced_arch(None)
+
+
+@pytest.fixture
+def page_order(request):
+    """Forces the order paged decode calls visit their pages in (by rule only some split calls
+    sort), restored afterwards."""
+    with forced(page_order=request.param):
+        yield request.param
 
 
 PAGED = [c for c in MATRIX if c["page_size"] is not None]

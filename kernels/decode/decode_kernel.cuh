@@ -28,6 +28,7 @@
 #include "kernels/decode/page_sort.cuh"
 #include "kernels/decode/programmatic_launch.cuh"
 #include "kernels/decode/tile_policy.h"
+#include "kernels/hopper/tile_policy.h"  // kSm90MaxDynamicSmemBytes
 #include "kernels/sm80/fwd_kernel.cuh"  // cp.async, ldmatrix, the swizzled tile layout
 
 namespace flashcore {
@@ -515,10 +516,11 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
                kUnsplit ? decode_smem_floor(kTile) : size_t{0});
   // The sm80 library also runs on 8.6 / 8.7 GPUs, whose CTAs get at most 99 KiB (tile_policy.h).
   static_assert(kArch == Arch::kSm90a || kSmemBytes <= 99 * 1024, "decode: more shared memory than an 8.x CTA gets");
-  static_assert(kSmemBytes <= 227 * 1024, "decode: more shared memory than an sm90 CTA gets");
-  // The unsplit ring's floor lets exactly ctas_per_sm CTAs share an SM (228 KB, 1 KB reserved each).
-  static_assert(!kUnsplit || (kTile.ctas_per_sm * (decode_smem_floor(kTile) + 1024) <= 228 * 1024 &&
-                              (kTile.ctas_per_sm + 1) * (decode_smem_floor(kTile) + 1024) > 228 * 1024),
+  static_assert(kSmemBytes <= hopper::kSm90MaxDynamicSmemBytes, "decode: more shared memory than an sm90 CTA gets");
+  // The unsplit ring's floor lets exactly ctas_per_sm CTAs share an SM.
+  constexpr size_t kSmemHeld = decode_smem_floor(kTile) + kSm90SmemReservedPerCtaBytes;
+  static_assert(!kUnsplit || (kTile.ctas_per_sm * kSmemHeld <= kSm90SmemPerSmBytes &&
+                              (kTile.ctas_per_sm + 1) * kSmemHeld > kSm90SmemPerSmBytes),
                 "decode: the unsplit ring's shared-memory floor does not hold its CTAs per SM");
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
                                           kTile.ctas_per_sm, kWalk>;

@@ -65,10 +65,14 @@ constexpr DecodeTileShape decode_unsplit_tile_shape(Arch arch, int head_dim) {
   return {tile.block_n, 2, tile.ctas_per_sm, tile.rows64_only};
 }
 
+// An H100 / H200 SM's shared memory, and what the hardware reserves of it per resident CTA.
+constexpr size_t kSm90SmemPerSmBytes = 228 * 1024;
+constexpr size_t kSm90SmemReservedPerCtaBytes = 1024;
+
 // The least shared memory a CTA of `tile` asks so that no more than tile.ctas_per_sm CTAs share an
-// H100 / H200 SM (228 KB, 1 KB of it reserved per CTA).
+// sm90 SM (launch_decode_tiles static_asserts that exactly that many fit).
 constexpr size_t decode_smem_floor(DecodeTileShape tile) {
-  return static_cast<size_t>(228 * 1024) / (tile.ctas_per_sm + 1);
+  return kSm90SmemPerSmBytes / (tile.ctas_per_sm + 1);
 }
 
 constexpr int decode_row_warps(DecodeTileShape tile, int rows_per_kv_head) {

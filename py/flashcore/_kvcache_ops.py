@@ -29,8 +29,8 @@ def _kvcache_attention(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Te
     res = kvcache._flash_attn_with_kvcache_eager(
         q, k_cache, v_cache, k, v, rotary_cos, rotary_sin,
         cache_seqlens if cache_seqlens is not None else cache_seqlens_int, cache_batch_idx, cache_leftpad,
-        block_table, softmax_scale, causal, (window_left, window_right), softcap, rotary_interleaved, None,
-        num_splits, return_softmax_lse)
+        block_table, softmax_scale, causal, (window_left, window_right), softcap, rotary_interleaved, num_splits,
+        return_softmax_lse)
     if return_softmax_lse:
         return res
     return res, q.new_empty((0,), dtype=torch.float32)

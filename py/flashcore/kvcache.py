@@ -203,17 +203,15 @@ def flash_attn_with_kvcache(
             return_softmax_lse)
     return _flash_attn_with_kvcache_eager(
         q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
-        block_table, softmax_scale, causal, window_size, softcap, rotary_interleaved, None, num_splits,
+        block_table, softmax_scale, causal, window_size, softcap, rotary_interleaved, num_splits,
         return_softmax_lse)
 
 
 def _flash_attn_with_kvcache_eager(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
                                    cache_batch_idx, cache_leftpad, block_table, softmax_scale, causal, window_size,
-                                   softcap, rotary_interleaved, alibi_slopes, num_splits, return_softmax_lse):
-    """flash_attn_with_kvcache's work, arguments positional in its order (also the custom op's
-    implementation, _kvcache_ops.py)."""
-    if alibi_slopes is not None:
-        raise NotImplementedError("%s: alibi_slopes is not supported by flashcore" % _NAME)
+                                   softcap, rotary_interleaved, num_splits, return_softmax_lse):
+    """flash_attn_with_kvcache's work (alibi_slopes already refused there), arguments positional in
+    its order (also the custom op's implementation, _kvcache_ops.py)."""
     _check_tensor("q", q, 4, tuple(_DTYPE_NAMES))
     batch, seqlen_q, heads, head_dim = q.shape
     if q.numel() == 0:
