@@ -95,13 +95,15 @@ enum class KeyWalk { kContiguous, kPagedKeyOrder, kPagedAddressOrder };
 // and sm90a libraries all instantiate them, and one kernel name in several modules of the
 // extension lets the runtime launch another arch's image ("no kernel image", or the wrong one);
 // see kernels/sm80/bwd_kernel.cuh.
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, KeyWalk kWalk>
-__global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const DecodeParams p) {
+template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, KeyWalk kWalk,
+          int kWarps>
+__global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr bool kPaged = kWalk != KeyWalk::kContiguous;
   constexpr bool kByAddress = kWalk == KeyWalk::kPagedAddressOrder;
-  constexpr int kThreads = kDecodeThreads;
-  constexpr int kKeyWarps = kDecodeWarps / kRowWarps;  // warps sharing one m16 row tile
+  constexpr int kThreads = kWarps * 32;
+  static_assert(kWarps % kRowWarps == 0, "decode warps");
+  constexpr int kKeyWarps = kWarps / kRowWarps;  // warps sharing one m16 row tile
   constexpr int kBlockM = 16 * kRowWarps;
   constexpr int kWarpN = kBlockN / kKeyWarps;  // keys of a stage one warp scores
   constexpr int kNTiles = kWarpN / 8;
@@ -507,7 +509,9 @@ __global__ void __launch_bounds__(kDecodeThreads, kMinCtas) decode_kernel(const 
 // (captured into graphs as such).
 template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, KeyWalk kWalk, bool kUnsplit = false>
 cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool programmatic) {
-  constexpr DecodeTileShape kTile = kUnsplit ? decode_unsplit_tile_shape(kArch, kHeadDim) : decode_tile_shape(kArch, kHeadDim);
+  constexpr DecodeTileShape kTile = kUnsplit                                ? decode_unsplit_tile_shape(kArch, kHeadDim)
+                                    : kWalk == KeyWalk::kPagedAddressOrder ? decode_sorted_tile_shape(kArch, kHeadDim)
+                                                                           : decode_tile_shape(kArch, kHeadDim);
   constexpr int kBlockM = 16 * kRowWarps;
   // The unsplit ring asks at least decode_smem_floor: its CTAs per SM stay the tile's.
   constexpr size_t kSmemBytes =
@@ -523,12 +527,12 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
                               (kTile.ctas_per_sm + 1) * kSmemHeld > kSm90SmemPerSmBytes),
                 "decode: the unsplit ring's shared-memory floor does not hold its CTAs per SM");
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
-                                          kTile.ctas_per_sm, kWalk>;
+                                          kTile.ctas_per_sm, kWalk, kTile.warps>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
   const int rows = p.heads / p.heads_kv * p.seqlen_q;
   const int m_blocks = (rows + kBlockM - 1) / kBlockM;
-  return launch_decode_grid(kKernel, dim3(m_blocks * p.num_splits, p.heads_kv, p.batch), dim3(kDecodeThreads),
+  return launch_decode_grid(kKernel, dim3(m_blocks * p.num_splits, p.heads_kv, p.batch), dim3(kTile.warps * 32),
                             kSmemBytes, stream, programmatic, p);
 }
 
@@ -552,7 +556,7 @@ cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
   }
   // Not for the 64-row chunked-prefill blocks (that kernel also spilled with it: 255 registers).
   if constexpr (kRowWarps == 1 && kArch == Arch::kSm90a) {
-    constexpr int kBlockN = decode_tile_shape(kArch, kHeadDim).block_n;
+    constexpr int kBlockN = decode_sorted_tile_shape(kArch, kHeadDim).block_n;
     if (p.sorted_pages != nullptr && p.page_sort_ctas > 0 &&
         decode_page_walk_fits(true, p.heads / p.heads_kv * p.seqlen_q, p.page_size, kBlockN,
                               p.cache_leftpad != nullptr)) {

@@ -28,6 +28,7 @@ struct DecodeTileShape {
   // Every query block 64 rows, also for decode: where a key block is too short for four warps to
   // split it (16 keys each, the k16 of P V).
   bool rows64_only = false;
+  int warps = kDecodeWarps;  // warps a CTA (kDecodeThreads / 32 unless the shape says otherwise)
 };
 
 // Decode is bound by HBM bandwidth: what matters is bytes in flight per SM. A stage is 32 KiB of
@@ -65,6 +66,22 @@ constexpr DecodeTileShape decode_unsplit_tile_shape(Arch arch, int head_dim) {
   return {tile.block_n, 2, tile.ctas_per_sm, tile.rows64_only};
 }
 
+// sm90a split calls that visit their pages in address order (decode_page_sort; the single-sequence
+// rows at pages of 16 to 64): eight warps a CTA on 128-key stages (64 KiB at head dim 128), one
+// CTA an SM. With four warps such a call is bound by each warp's instruction stream more than by
+// HBM: ncu of B1 Hq32 Hk32 k65536 d128 on an H200 (docs/results/2026-11-28-h100-session27.md) had
+// one warp a scheduler issuing once every 2.5-3.2 cycles, and the page walk adds 6-30% to the
+// contiguous kernel's instructions; two warps a scheduler hide part of that latency. Three rounds
+// in alternating processes, % of the HBM floor, B1 rows at pages of 16 / 64: H200 +2.1..+2.9 (d128
+// and d64); H100 d128 -0.8..+0.3, d64 -0.7..+0.5 (its slower HBM leaves the four-warp kernel less
+// exposed). The contiguous and key-order kernels keep four warps (eight measured -1.4..+0.5 on
+// them, H200).
+constexpr DecodeTileShape decode_sorted_tile_shape(Arch arch, int head_dim) {
+  const DecodeTileShape tile = decode_tile_shape(arch, head_dim);
+  if (arch != Arch::kSm90a || head_dim > 128) return tile;
+  return {128, 3, 1, false, 2 * kDecodeWarps};
+}
+
 // An H100 / H200 SM's shared memory, and what the hardware reserves of it per resident CTA.
 constexpr size_t kSm90SmemPerSmBytes = 228 * 1024;
 constexpr size_t kSm90SmemReservedPerCtaBytes = 1024;
@@ -93,6 +110,11 @@ constexpr int kDecodeSortPages = 1024;
 constexpr int kDecodeSortHeadBlocks = 12;
 constexpr int kDecodeSortThreads = 1024;
 constexpr int kDecodeSortMaxListsPerCta = 4;  // a list per 256 threads at most (4 entries each)
+// The largest page size the rule sorts (session 27, docs/results/2026-11-28-h100-session27.md):
+// at pages of 128 the B1 d128 rows went 91.7 / 87.0% of the HBM floor in key order and 88.7 /
+// 85.8% in address order on an H200; at d64 (sorted until then) key order gained 1.0-1.8 points on
+// an H100.
+constexpr int kDecodeSortMaxPageSize = 64;
 
 constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_dim) {
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
@@ -115,7 +137,7 @@ struct DecodePageSort {
 // whole pages per key block (page_size divides block_n) of at least 8 keys (an n8 score tile in
 // one page); no leftpad (blocks start on page boundaries); at most kDecodeSortPages sorted pages a
 // split (a split has at most ceil(ceil(capacity / block_n) / num_splits) key blocks).
-// By rule (forced 0) only split calls whose sort grid fits on the SMs the decode grid leaves idle:
+// By rule (forced 0) only split calls with pages of at most kDecodeSortMaxPageSize keys whose sort grid fits on the SMs the decode grid leaves idle:
 // a sort CTA beside a decode CTA slowed that CTA and so the whole grid (B1 Hk8, 16 sort CTAs: the
 // decode grid 198.6 us under graph replay against 186.1 in key order,
 // docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory keeps them apart.
@@ -140,7 +162,7 @@ constexpr DecodePageSort decode_page_sort(bool sm90a, int rows_per_kv_head, int 
   const long long lists = static_cast<long long>(batch) * num_splits;
   const long long idle_sms = num_sms - static_cast<long long>(batch) * heads_kv * num_splits;
   const long long min_ctas = (lists + kDecodeSortMaxListsPerCta - 1) / kDecodeSortMaxListsPerCta;
-  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas)) return {0, 1};
+  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas || page_size > kDecodeSortMaxPageSize)) return {0, 1};
   const long long ctas = std::max(min_ctas, std::min(lists, idle_sms));
   if (ctas > 65535) return {0, 1};
   int per_cta = 1;
