@@ -217,39 +217,67 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
       page_of_row[i] = __ldg(seq.pages + page_index(pos));
     }
   };
+  // Contiguous caches: this thread's row i of block blk is row0 + blk * block_stride + i *
+  // pass_stride, so a refill advances pointers by constants. (Each row's offset computed from its
+  // position -- a 64-bit multiply-add for K and for V, a sign extension, a select -- made a d128
+  // refill 316 SASS instructions, now 138. Measured: d128 -0.1..+0.8 points of the HBM floor, d64
+  // single-sequence rows -0.8..0.0; docs/results/2026-11-28-h100-session27.md section 6.)
+  const Element* k_safe = k_base + ch_src * 8;  // what a row past the keys points at (read: 0 bytes)
+  const Element* v_safe = v_base + ch_src * 8;
+  const Element* k_row0 = k_safe;
+  const Element* v_row0 = v_safe;
+  int64_t k_block_stride = 0, v_block_stride = 0, k_pass_stride = 0, v_pass_stride = 0;
+  if constexpr (!kPaged) {
+    const int64_t first = seq.leftpad + r_first;
+    k_row0 += seq.cache_row * p.k_page_stride + first * p.k_row_stride;
+    v_row0 += seq.cache_row * p.v_page_stride + first * p.v_row_stride;
+    k_block_stride = kBlockN * p.k_row_stride;
+    v_block_stride = kBlockN * p.v_row_stride;
+    k_pass_stride = kRowsPerPass * p.k_row_stride;
+    v_pass_stride = kRowsPerPass * p.v_row_stride;
+  }
   // Copies block `blk` into `stage`.
   // `sorted` (std::true_type / std::false_type): block blk_begin + kHeadBlocks + i of the
   // address-order walk, or a block in key order (paged: once page_of_row holds its pages).
   auto load_kv = [&](int blk, int stage, auto sorted) {
     Element* sKs = stage_k(stage);
     Element* sVs = stage_v(stage);
+    if constexpr (!kPaged) {
+      const int rows_left = seq.seqlen_k - blk * kBlockN - r_first;  // row i holds a key iff i * pass < it
+      const Element* k_src = k_row0 + blk * k_block_stride;
+      const Element* v_src = v_row0 + blk * v_block_stride;
 #pragma unroll
-    for (int i = 0; i < kLoadRows; ++i) {
-      const int r = r_first + i * kRowsPerPass;
-      const int j = blk * kBlockN + r;
-      bool valid = j < seq.seqlen_k;
-      int64_t k_off = 0, v_off = 0;  // invalid rows read nothing from a valid address
-      if constexpr (!kPaged) {
-        if (valid) {
-          const int pos = seq.leftpad + j;
-          k_off = seq.cache_row * p.k_page_stride + pos * p.k_row_stride;
-          v_off = seq.cache_row * p.v_page_stride + pos * p.v_row_stride;
-        }
-      } else if constexpr (decltype(sorted)::value) {
-        valid = (sorted_row_valid >> i) & 1u;  // fetch_sorted: leftpad 0, so position = key index
-        if (valid) {
-          const int row = r & (page_size - 1);
+      for (int i = 0; i < kLoadRows; ++i) {
+        const int r = r_first + i * kRowsPerPass;
+        const bool valid = i * kRowsPerPass < rows_left;
+        cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), valid ? k_src : k_safe, valid ? ch_bytes : 0);
+        cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), valid ? v_src : v_safe, valid ? ch_bytes : 0);
+        k_src += k_pass_stride;
+        v_src += v_pass_stride;
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kLoadRows; ++i) {
+        const int r = r_first + i * kRowsPerPass;
+        const int j = blk * kBlockN + r;
+        bool valid = j < seq.seqlen_k;
+        int64_t k_off = 0, v_off = 0;  // invalid rows read nothing from a valid address
+        if constexpr (decltype(sorted)::value) {
+          valid = (sorted_row_valid >> i) & 1u;  // fetch_sorted: leftpad 0, so position = key index
+          if (valid) {
+            const int row = r & (page_size - 1);
+            k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
+            v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
+          }
+        } else {
+          const int pos = min(seq.leftpad + j, last_pos);
+          const int row = pos - page_index(pos) * page_size;
           k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
           v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
         }
-      } else {
-        const int pos = min(seq.leftpad + j, last_pos);
-        const int row = pos - page_index(pos) * page_size;
-        k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
-        v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
+        cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch_src * 8, valid ? ch_bytes : 0);
+        cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch_src * 8, valid ? ch_bytes : 0);
       }
-      cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch_src * 8, valid ? ch_bytes : 0);
-      cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch_src * 8, valid ? ch_bytes : 0);
     }
   };
 

@@ -66,10 +66,11 @@ for d, (b, hq, hk, sk) in [(d, r) for r in rows for d in map(int, args.dims.spli
     floor = b * sk * hk * d * 4 / BW * 1e6
     ref = flashcore.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens, num_splits=1).float()
     cells = []  # (name, kc, vc, table, forced page order)
+    tables = {}
     if args.contig:
         cells.append(("contig", k, v, None, None))
-    for ps in map(int, args.pages.split(",")):
-        tables = {}
+    for ps in [int(x) for x in args.pages.split(",") if x]:
+        tables.clear()
         for order in orders:
             base = order[:-4] if order.endswith("_key") else order
             if base not in tables:
