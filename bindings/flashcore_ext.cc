@@ -360,6 +360,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   const int sorted_block_n = decode_sorted_tile_shape(parse_arch(arch), kernel_dim > 0 ? kernel_dim : head_dim).block_n;
   const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, rows, page_size, sorted_block_n, leftpad,
                                                batch, heads_kv, splits, max_seqlen_k, num_sms, forced_decode_page_order());
+  plan["sorted_block_n"] = sorted_block_n;  // the key block of the address-order walk
   plan["sorted_pages_entries"] = sort.ctas > 0 ? static_cast<int64_t>(batch) * splits * kDecodeSortPages : 0;
   plan["page_sort_ctas"] = sort.ctas;
   plan["page_sort_lists_per_cta"] = sort.lists_per_cta;

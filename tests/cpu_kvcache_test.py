@@ -88,14 +88,26 @@ def test_page_sort_plan():
     assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (16 * 1024, 4, 4)
     # 128 splits of one kv head: 128 lists would need 32 sort CTAs beside the decode grid's 128.
     assert plan(page_size=16, heads=8, heads_kv=1)["sorted_pages_entries"] == 0
-    # Pages of more than kDecodeSortMaxPageSize (64) keys stay in key order (at 128 address order
-    # measured slower); 256 is also wider than the sorted walk's 128-key block.
+    # The address-order walk's key block (kernels/decode/tile_policy.h decode_sorted_tile_shape):
+    # 128 at head dims up to 128 on sm90a, bounding the sorted pages a split: 70000 keys in 4
+    # splits are 1000 pages of 16 past 12 head blocks of 128 (1048 with blocks of 64: not sorted).
+    assert plan(page_size=16)["sorted_block_n"] == 128 and plan(page_size=16, head_dim=256)["sorted_block_n"] == 64
+    p = plan(page_size=16, max_seqlen_k=70000)
+    assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (4 * 1024, 4, 1)
+    # By rule pages of more than kDecodeSortMaxPageSize (64) keys stay in key order (at 128 address
+    # order measured slower); forced, pages up to the 128-key block are sorted, wider ones never.
     assert plan(page_size=128)["sorted_pages_entries"] == 0
     assert plan(page_size=256)["sorted_pages_entries"] == 0
+    kvcache._set_forced_page_order("address")
+    try:
+        assert plan(page_size=128)["page_sort_ctas"] > 0
+        assert plan(page_size=256)["sorted_pages_entries"] == 0
+    finally:
+        kvcache._set_forced_page_order(None)
     assert plan(page_size=16, leftpad=True)["sorted_pages_entries"] == 0
     assert plan(page_size=16, arch="sm80")["sorted_pages_entries"] == 0
     assert plan(page_size=16, batch=32)["sorted_pages_entries"] == 0  # no split
-    assert plan(page_size=16, max_seqlen_k=131072)["sorted_pages_entries"] == 0  # 2032 pages a split
+    assert plan(page_size=16, max_seqlen_k=131072)["sorted_pages_entries"] == 0  # 1952 pages a split
     assert plan(page_size=16, heads_kv=8, seqlen_q=7)["sorted_pages_entries"] == 0  # 28 rows: not decode
 
 

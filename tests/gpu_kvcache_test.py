@@ -112,10 +112,22 @@ def test_portable_ptx_runs_the_ptx_decode_kernels(portable_ptx):
 @pytest.mark.parametrize("capacity,num_splits", [(9000, 1), (9000, 3), (9000, 128), (20000, 1), (20000, 2)])
 @pytest.mark.parametrize("page_size", [8, 16, 64])
 def test_long_paged_cache_in_each_page_order(page_size, capacity, num_splits, page_order):
-    # 20000 keys in one split: 1204 pages of 16 past the head blocks, beyond the 1024 the sort
-    # takes (key order); 128 splits: splits with no keys or no sorted block, and splits whose last
-    # pages are past the keys.
+    # 20000 keys in one split: 1160 pages of 16 past the head blocks (12 of 128 keys), beyond the
+    # 1024 the sort takes (key order); 128 splits: splits with no keys or no sorted block, and
+    # splits whose last pages are past the keys.
     Case(batch=2, heads=(32, 8), capacity=capacity, page_size=page_size, num_splits=num_splits, seed=9).run()
+
+
+@pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
+@pytest.mark.parametrize("page_size", [16, 128])
+@pytest.mark.parametrize("s_new,window", [(1, (-1, -1)), (4, (-1, -1)), (1, (3000, 0)), (4, (2500, 0))])
+def test_sorted_blocks_mask_by_logical_position(page_size, s_new, window, page_order):
+    # Splits of ~2500 keys: the address-order walk reaches its sorted blocks (past the first
+    # kDecodeSortHeadBlocks blocks of 128 keys of a split) under causal masks of 4 new tokens (16
+    # packed rows with GQA 4), windows that end inside the split and partial last pages, where
+    # every key is masked by its logical position (pages of 128: address order only when forced).
+    Case(batch=2, heads=(32, 8), s_new=s_new, causal=True, window=window, capacity=5000, page_size=page_size,
+         num_splits=2, seed=13).run()
 
 
 @pytest.mark.parametrize("page_size", [None, 16, 256])

@@ -25,8 +25,10 @@ __device__ __forceinline__ int entry_logical_page(unsigned long long entry) {
 }
 
 // The sort grid's dynamic shared memory: its lists take kDecodeSortMaxListsPerCta x 8 KiB; the
-// rest only keeps a decode CTA (110 KiB at head dim 128) off the SM while it sorts
-// (tile_policy.h decode_page_sort).
+// rest keeps an address-order decode CTA (204 KiB at head dim 128, decode_sorted_tile_shape) off
+// the SM while it sorts (tile_policy.h decode_page_sort). At head dim 64 (106 KiB) the two fit on
+// one SM by shared memory alone; the decode grid's one CTA an SM and the idle-SM rule keep them
+// apart there.
 constexpr size_t kDecodePageSortSmemBytes = 120 * 1024;
 static_assert(kDecodeSortMaxListsPerCta * kDecodeSortPages * sizeof(unsigned long long) <= kDecodePageSortSmemBytes,
               "page sort lists fit");

@@ -104,8 +104,11 @@ constexpr int decode_block_m(DecodeTileShape tile, int rows_per_kv_head) {
 // (page_sort.cuh), at most kDecodeSortPages of them (1024 pages of 16 are the 16384 keys of each
 // of B1 H32 k65536's 4 splits). The decode grid reads its head blocks in key order while the sort
 // runs: on an H100 the sort grid took 14-15 us under graph replay at B1 H32 and B1 Hk8 page 16
-// (4 CTAs), and one decode CTA streams a block in about 1.35 us, so 12 blocks cover it (8 and 12
-// measured the same, within 0.3%: docs/results/2026-11-24-h100-session16.md).
+// (4 CTAs), and one decode CTA streams a block of 64 keys in about 1.35 us, so 12 blocks cover it
+// (8 and 12 measured the same, within 0.3%: docs/results/2026-11-24-h100-session16.md). Since the
+// address-order walk reads 128-key blocks (decode_sorted_tile_shape, session 27) the 12 head blocks
+// are 1536 keys: about twice the cover on an H100, ~1.5x on an H200 (a 128-key block ~1.8 us there:
+// 6 would not cover the sort); not re-tuned.
 constexpr int kDecodeSortPages = 1024;
 constexpr int kDecodeSortHeadBlocks = 12;
 constexpr int kDecodeSortThreads = 1024;
