@@ -340,7 +340,8 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
                              &kernel_key, any_dtype) != nullptr
           ? kernel_key.head_dim
           : 0;
-  const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), kernel_dim > 0 ? kernel_dim : head_dim);
+  const int tile_dim = kernel_dim > 0 ? kernel_dim : head_dim;  // the head dim the tile shapes are for
+  const DecodeTileShape tile = decode_tile_shape(parse_arch(arch), tile_dim);
   const int rows = heads / heads_kv * seqlen_q;
   const int block_m = decode_block_m(tile, rows);
   const int m_blocks = (rows + block_m - 1) / block_m;
@@ -357,7 +358,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   plan["max_splits"] = kDecodeMaxSplits;
   plan["kernel_head_dim"] = kernel_dim;
   // Paged calls in address order: int64 entries of the page-sort scratch and its grid (0: key order).
-  const int sorted_block_n = decode_sorted_tile_shape(parse_arch(arch), kernel_dim > 0 ? kernel_dim : head_dim).block_n;
+  const int sorted_block_n = decode_sorted_tile_shape(parse_arch(arch), tile_dim).block_n;
   const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, rows, page_size, sorted_block_n, leftpad,
                                                batch, heads_kv, splits, max_seqlen_k, num_sms, forced_decode_page_order());
   plan["sorted_block_n"] = sorted_block_n;  // the key block of the address-order walk

@@ -12,6 +12,7 @@ import torch.nn.functional as F
 
 import flashcore
 from flashcore import _C, kvcache
+import kvcache_case
 from kvcache_reference import expected_cache, kvcache_attention, rotary64
 
 I32 = torch.int32
@@ -98,12 +99,9 @@ def test_page_sort_plan():
     # order measured slower); forced, pages up to the 128-key block are sorted, wider ones never.
     assert plan(page_size=128)["sorted_pages_entries"] == 0
     assert plan(page_size=256)["sorted_pages_entries"] == 0
-    kvcache._set_forced_page_order("address")
-    try:
+    with kvcache_case.forced(page_order="address"):
         assert plan(page_size=128)["page_sort_ctas"] > 0
         assert plan(page_size=256)["sorted_pages_entries"] == 0
-    finally:
-        kvcache._set_forced_page_order(None)
     assert plan(page_size=16, leftpad=True)["sorted_pages_entries"] == 0
     assert plan(page_size=16, arch="sm80")["sorted_pages_entries"] == 0
     assert plan(page_size=16, batch=32)["sorted_pages_entries"] == 0  # no split

@@ -140,10 +140,11 @@ struct DecodePageSort {
 // whole pages per key block (page_size divides block_n) of at least 8 keys (an n8 score tile in
 // one page); no leftpad (blocks start on page boundaries); at most kDecodeSortPages sorted pages a
 // split (a split has at most ceil(ceil(capacity / block_n) / num_splits) key blocks).
-// By rule (forced 0) only split calls with pages of at most kDecodeSortMaxPageSize keys whose sort grid fits on the SMs the decode grid leaves idle:
-// a sort CTA beside a decode CTA slowed that CTA and so the whole grid (B1 Hk8, 16 sort CTAs: the
-// decode grid 198.6 us under graph replay against 186.1 in key order,
-// docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory keeps them apart.
+// By rule (forced 0) only split calls with pages of at most kDecodeSortMaxPageSize keys whose sort
+// grid fits on the SMs the decode grid leaves idle: a sort CTA beside a decode CTA slowed that CTA
+// and so the whole grid (B1 Hk8, 16 sort CTAs: the decode grid 198.6 us under graph replay against
+// 186.1 in key order, docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory
+// keeps them apart.
 // `forced` (decode_api.h forced_decode_page_order, test-only): 1 key order, 2 address order
 // wherever the call is eligible.
 // The shapes the address-order walk handles (the needs above, but the split's page bound); the
