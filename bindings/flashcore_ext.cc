@@ -287,7 +287,7 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
   p.cache_seqlens = pointer<const int>(d, "cache_seqlens");
   p.seqlen_new = param<int>(d, "seqlen_new");
   p.check_facts = d.contains("check_facts") ? pointer<int64_t>(d, "check_facts") : nullptr;
-  p.check_num_rows = d.contains("check_num_rows") ? param<int>(d, "check_num_rows") : 0;
+  p.cache_rows = param<int>(d, "cache_rows");
   p.k_new = d.contains("k_new") ? pointer<const void>(d, "k_new") : nullptr;
   p.v_new = d.contains("v_new") ? pointer<const void>(d, "v_new") : nullptr;
   if (p.k_new != nullptr) {
@@ -359,8 +359,9 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   plan["kernel_head_dim"] = kernel_dim;
   // Paged calls in address order: int64 entries of the page-sort scratch and its grid (0: key order).
   const int sorted_block_n = decode_sorted_tile_shape(parse_arch(arch), tile_dim).block_n;
-  const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, rows, page_size, sorted_block_n, leftpad,
-                                               batch, heads_kv, splits, max_seqlen_k, num_sms, forced_decode_page_order());
+  const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, tile_dim, rows, page_size, sorted_block_n,
+                                               leftpad, batch, heads_kv, splits, max_seqlen_k, num_sms,
+                                               forced_decode_page_order());
   plan["sorted_block_n"] = sorted_block_n;  // the key block of the address-order walk
   plan["sorted_pages_entries"] = sort.ctas > 0 ? static_cast<int64_t>(batch) * splits * kDecodeSortPages : 0;
   plan["page_sort_ctas"] = sort.ctas;

@@ -59,7 +59,7 @@ _SM90A_BWD = _mainloop("kernels/hopper/bwd_launch.cuh", "hopper::launch_bwd<{dty
 # KV-cache attention (split-KV decode, chunked prefill): one mma.sync kernel for every arch (decode
 # is bound by HBM bandwidth, not by the tensor cores); causal, window, softcap, paging and the
 # split count are run-time arguments, so there is one instantiation per (dtype, arch, head_dim).
-_DECODE = _mainloop("kernels/decode/decode_kernel.cuh", "launch_decode<{arch_enum}, {dtype_enum}, {head_dim}>")
+_DECODE = _mainloop("kernels/decode/decode_launch.cuh", "launch_decode<{arch_enum}, {dtype_enum}, {head_dim}>")
 
 # pass -> (params type, registry key type and its fields, the causal variants instantiated,
 # mainloop per arch); the TU template is shared.

@@ -79,34 +79,41 @@ def test_the_launch_path_plans_with_the_call_dtype():
 
 
 def test_page_sort_plan():
-    # Paged split decode calls on sm90a visit their pages in address order: scratch of (batch,
+    # Paged split decode calls on sm90a may visit their pages in address order: scratch of (batch,
     # splits, 1024) int64 entries (kernels/decode/tile_policy.h decode_page_sort), where the sort grid
-    # fits on the SMs the decode grid leaves idle.
-    assert plan()["sorted_pages_entries"] == 0  # contiguous
-    p = plan(page_size=16)  # 4 splits x 32 heads = 128 decode CTAs: 4 SMs idle, 4 lists
+    # fits on the SMs the decode grid leaves idle, and by rule only pages of at most
+    # decode_sort_max_page_size keys: 16 at kernel head dim 64, none at 128 and 256 (with the TMA
+    # walk key order measured ahead there).
+    d64 = dict(head_dim=64)
+    assert plan(**d64)["sorted_pages_entries"] == 0  # contiguous
+    p = plan(page_size=16, **d64)  # 4 splits x 32 heads = 128 decode CTAs: 4 SMs idle, 4 lists
     assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (4 * 1024, 4, 1)
-    p = plan(page_size=64, heads_kv=8, max_seqlen_k=131072)  # 16 lists on the 4 idle SMs
+    p = plan(page_size=16, heads_kv=8, max_seqlen_k=131072, **d64)  # 16 lists on the 4 idle SMs
     assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (16 * 1024, 4, 4)
     # 128 splits of one kv head: 128 lists would need 32 sort CTAs beside the decode grid's 128.
-    assert plan(page_size=16, heads=8, heads_kv=1)["sorted_pages_entries"] == 0
-    # The address-order walk's key block (kernels/decode/tile_policy.h decode_sorted_tile_shape):
-    # 128 at head dims up to 128 on sm90a, bounding the sorted pages a split: 70000 keys in 4
-    # splits are 1000 pages of 16 past 12 head blocks of 128 (1048 with blocks of 64: not sorted).
-    assert plan(page_size=16)["sorted_block_n"] == 128 and plan(page_size=16, head_dim=256)["sorted_block_n"] == 64
-    p = plan(page_size=16, max_seqlen_k=70000)
-    assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (4 * 1024, 4, 1)
-    # By rule pages of more than kDecodeSortMaxPageSize (64) keys stay in key order (at 128 address
-    # order measured slower); forced, pages up to the 128-key block are sorted, wider ones never.
-    assert plan(page_size=128)["sorted_pages_entries"] == 0
-    assert plan(page_size=256)["sorted_pages_entries"] == 0
+    assert plan(page_size=16, heads=8, heads_kv=1, **d64)["sorted_pages_entries"] == 0
+    # The page size rule: d64 pages of 32 and 64 in key order; d128 and d256 every page size;
+    # forced, pages up to the address-order block are sorted (d128: 128), wider ones never.
+    assert plan(page_size=32, **d64)["sorted_pages_entries"] == 0
+    assert plan(page_size=64, **d64)["sorted_pages_entries"] == 0
+    for page_size in (16, 64, 128, 256):
+        assert plan(page_size=page_size)["sorted_pages_entries"] == 0
+        assert plan(page_size=page_size, head_dim=256)["sorted_pages_entries"] == 0
     with kvcache_case.forced(page_order="address"):
+        assert plan(page_size=16)["page_sort_ctas"] > 0
         assert plan(page_size=128)["page_sort_ctas"] > 0
         assert plan(page_size=256)["sorted_pages_entries"] == 0
-    assert plan(page_size=16, leftpad=True)["sorted_pages_entries"] == 0
-    assert plan(page_size=16, arch="sm80")["sorted_pages_entries"] == 0
-    assert plan(page_size=16, batch=32)["sorted_pages_entries"] == 0  # no split
-    assert plan(page_size=16, max_seqlen_k=131072)["sorted_pages_entries"] == 0  # 1952 pages a split
-    assert plan(page_size=16, heads_kv=8, seqlen_q=7)["sorted_pages_entries"] == 0  # 28 rows: not decode
+        # The address-order walk's key block (kernels/decode/tile_policy.h decode_sorted_tile_shape):
+        # 128 at head dims up to 128 on sm90a, bounding the sorted pages a split: 70000 keys in 4
+        # splits are 1000 pages of 16 past 12 head blocks of 128 (1048 with blocks of 64: not sorted).
+        p = plan(page_size=16, max_seqlen_k=70000)
+        assert (p["sorted_pages_entries"], p["page_sort_ctas"], p["page_sort_lists_per_cta"]) == (4 * 1024, 4, 1)
+    assert plan(page_size=16)["sorted_block_n"] == 128 and plan(page_size=16, head_dim=256)["sorted_block_n"] == 64
+    assert plan(page_size=16, leftpad=True, **d64)["sorted_pages_entries"] == 0
+    assert plan(page_size=16, arch="sm80", **d64)["sorted_pages_entries"] == 0
+    assert plan(page_size=16, batch=32, **d64)["sorted_pages_entries"] == 0  # no split
+    assert plan(page_size=16, max_seqlen_k=131072, **d64)["sorted_pages_entries"] == 0  # 1952 pages a split
+    assert plan(page_size=16, heads_kv=8, seqlen_q=7, **d64)["sorted_pages_entries"] == 0  # 28 rows: not decode
 
 
 def cpu_case(**over):

@@ -110,11 +110,13 @@ def test_portable_ptx_runs_the_ptx_decode_kernels(portable_ptx):
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
 @pytest.mark.parametrize("capacity,num_splits", [(9000, 1), (9000, 3), (9000, 128), (20000, 1), (20000, 2)])
-@pytest.mark.parametrize("page_size", [8, 16, 64])
+@pytest.mark.parametrize("page_size", [8, 16, 24, 64, 192])
 def test_long_paged_cache_in_each_page_order(page_size, capacity, num_splits, page_order):
     # 20000 keys in one split: 1160 pages of 16 past the head blocks (12 of 128 keys), beyond the
     # 1024 the sort takes (key order); 128 splits: splits with no keys or no sorted block, and
-    # splits whose last pages are past the keys.
+    # splits whose last pages are past the keys. On sm90a pages of 8, 16, 64 and 192 (three 64-key
+    # blocks a page) load through the TMA walk, 24 (no whole boxes) through the cp.async one
+    # (kernels/decode/decode_launch.cuh decode_tma_fits).
     Case(batch=2, heads=(32, 8), capacity=capacity, page_size=page_size, num_splits=num_splits, seed=9).run()
 
 
@@ -148,7 +150,7 @@ def test_many_query_rows(s_new, heads, forced_forward):
 @pytest.mark.parametrize("scale", [0.0, -0.4])
 def test_zero_and_negative_scales_through_masked_blocks(scale):
     # The decode kernel's masked blocks (causal, a window, ragged split ends) under a zero or a
-    # negative softmax scale, split and not. (Its own RowSoftmax, kernels/decode/decode_kernel.cuh,
+    # negative softmax scale, split and not. (Its own RowSoftmax, kernels/decode/decode_tile.cuh,
     # takes scores already scaled and masked to -inf; the forwards' OnlineSoftmax now masks so too.)
     for splits in (1, 3):
         c = Case(batch=2, heads=(32, 8), s_new=7, causal=True, window=(45, 0), capacity=700, page_size=16,

@@ -15,9 +15,9 @@ namespace decode {
 
 // Grid (batch), 128 threads. Row b of p.check_facts (int64, kDecodeCheckFacts a row):
 // cache_seqlens[b], cache_seqlens[b] + seqlen_new, cache_leftpad[b] > cache_seqlens[b],
-// cache_leftpad[b] (0 without), a block-table entry outside [0, check_num_rows) among the pages
+// cache_leftpad[b] (0 without), a block-table entry outside [0, cache_rows) among the pages
 // positions 0 .. cache_seqlens[b] + seqlen_new - 1 use (within the table's width), and
-// cache_batch_idx[b] outside [0, check_num_rows).
+// cache_batch_idx[b] outside [0, cache_rows).
 template <Arch kArch>
 __global__ void __launch_bounds__(128) decode_check_kernel(const DecodeParams p) {
   const int b = blockIdx.x;
@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(128) decode_check_kernel(const DecodeParams p)
     const int64_t used = min((end + p.page_size - 1) / p.page_size, width);
     for (int64_t j = threadIdx.x; j < used; j += blockDim.x) {
       const int entry = p.block_table[b * p.block_table_stride + j];
-      bad_page |= entry < 0 || entry >= p.check_num_rows;
+      bad_page |= entry < 0 || entry >= p.cache_rows;
     }
   }
   bad_page = __syncthreads_or(bad_page);
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(128) decode_check_kernel(const DecodeParams p)
     facts[2] = leftpad > seqlen;
     facts[3] = leftpad;
     facts[4] = bad_page;
-    facts[5] = p.cache_batch_idx != nullptr && (p.cache_batch_idx[b] < 0 || p.cache_batch_idx[b] >= p.check_num_rows);
+    facts[5] = p.cache_batch_idx != nullptr && (p.cache_batch_idx[b] < 0 || p.cache_batch_idx[b] >= p.cache_rows);
   }
 }
 

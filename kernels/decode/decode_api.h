@@ -60,10 +60,10 @@ struct DecodeParams {
   const void* v_new;
   int64_t k_new_strides[3], v_new_strides[3];
 
+  int cache_rows;  // k_cache's (and v_cache's) first dimension: pages (paged) or cache rows
   // Set: launch_decode runs only the length checks (check_kernel.cuh), writing
-  // (batch, kDecodeCheckFacts) int64 facts; check_num_rows is k_cache's first dimension.
+  // (batch, kDecodeCheckFacts) int64 facts.
   int64_t* check_facts;
-  int check_num_rows;
   const int* cache_batch_idx;  // int32 (batch) or null: cache row of batch row b (contiguous only)
   const int* cache_leftpad;    // int32 (batch) or null: first valid key position of each row
   const int* cu_seqlens_q;     // int32 (batch + 1) or null: packed variable-length queries
@@ -115,7 +115,7 @@ std::vector<DecodeKernelKey> registered_decode_kernels();
 void set_forced_decode_page_order(int order);
 int forced_decode_page_order();
 
-// Defined in kernels/decode/decode_kernel.cuh; instantiated only by generated TUs.
+// Defined in kernels/decode/decode_launch.cuh; instantiated only by generated TUs.
 template <Arch kArch, DType kDType, int kHeadDim>
 cudaError_t launch_decode(const DecodeParams& params, cudaStream_t stream);
 

@@ -1,17 +1,21 @@
 // Split-KV attention over a KV cache (flash-decoding), mma.sync m16n8k16 on sm80, sm89 and
 // sm90a: one CTA per (query block, kv head, batch row, key split). A query block packs the query
 // heads of one kv head times the new tokens (kernels/decode/decode_api.h), so each K/V byte is
-// read from HBM once per step. K and V of a key block stream through a multi-stage cp.async ring
-// (contiguous or paged: each 16-byte chunk's source row is found through the block table; paged
-// split calls may visit the pages in address order, page_sort.cuh), the scores stay in registers
+// read from HBM once per step. K and V of a key block stream through a multi-stage ring: by
+// cp.async (contiguous caches; paged ones on sm80 / sm89, in 64-row blocks, and where the TMA walk
+// does not fit: each 16-byte chunk's source row found through the block table) or, for paged
+// decode blocks on sm90a, by the TMA, one box per page (DecodeKvMaps; some split calls visit their
+// pages in address order, page_sort.cuh), the scores stay in registers
 // (S = Q K^T, masked and scaled to log2 units, online softmax, O += P V), and the warps' partial
 // rows are merged through shared memory at the end. With num_splits > 1 each CTA writes a float32
 // partial output and its log-sum-exp, and decode_combine_kernel (combine_kernel.cuh) merges the
 // splits. Head dims: the instantiation's (64, 128, 256), or any multiple of 8 below it with the
-// columns past it predicated (ch_in_head below). Included only by the generated instantiation TUs,
-// after the traits header of their dtype.
+// columns past it predicated (ch_in_head below). The host side (tile shapes per call, the TMA
+// maps, launch_decode) is decode_launch.cuh, which the generated instantiation TUs include after
+// the traits header of their dtype.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -25,10 +29,12 @@
 #include "kernels/decode/combine_kernel.cuh"
 #include "kernels/decode/decode_api.h"
 #include "kernels/decode/decode_seq.cuh"
+#include "kernels/decode/decode_tile.cuh"
 #include "kernels/decode/page_sort.cuh"
 #include "kernels/decode/programmatic_launch.cuh"
 #include "kernels/decode/tile_policy.h"
 #include "kernels/hopper/tile_policy.h"  // kSm90MaxDynamicSmemBytes
+#include "kernels/hopper/tma_pipeline.cuh"  // the TMA copy and mbarriers of the sm90a paged walks
 #include "kernels/sm80/fwd_kernel.cuh"  // cp.async, ldmatrix, the swizzled tile layout
 
 namespace flashcore {
@@ -43,64 +49,19 @@ using fwd::n8_tile;
 using fwd::smem_u32;
 using fwd::swizzled;
 
-// Online softmax over scores already in log2 units with masked entries at -inf, on the m16n8
-// accumulator layout (acc[4 t + 2 h + e]: row group + 8 h, column 8 t + 2 tig + e). Scaling and
-// masking happen before (so any sign of softmax_scale and any window work alike); this keeps
-// the running max and sum of a thread's two rows.
-template <int kNTiles>
-struct RowSoftmax {
-  float row_max[2] = {-INFINITY, -INFINITY};
-  float row_sum[2] = {0.f, 0.f};
-
-  // Scores -> unnormalised probabilities in place; alpha: the factor for the output rows.
-  __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float (&alpha)[2]) {
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      float mx = -INFINITY;
-#pragma unroll
-      for (int t = 0; t < kNTiles; ++t) mx = fmaxf(mx, fmaxf(s[4 * t + 2 * h], s[4 * t + 2 * h + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float m_new = fmaxf(row_max[h], mx);
-      // A row with no visible key so far: subtract 0 so exp2 gives 0, not NaN (-inf - -inf).
-      const float m_base = m_new == -INFINITY ? 0.f : m_new;
-      alpha[h] = exp2_approx(row_max[h] - m_base);
-      float sum = 0.f;
-#pragma unroll
-      for (int t = 0; t < kNTiles; ++t) {
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const float p = exp2_approx(s[4 * t + 2 * h + e] - m_base);
-          s[4 * t + 2 * h + e] = p;
-          sum += p;
-        }
-      }
-      row_sum[h] = row_sum[h] * alpha[h] + sum;
-      row_max[h] = m_new;
-    }
-  }
-};
-
-// How a CTA finds its keys, a compile-time choice so that each kernel carries only its own address
-// arithmetic (a run-time address-order flag in the key-order kernel made page-16 decode 6-9%
-// slower on an H100: docs/results/2026-11-24-h100-session16.md):
-//  - kContiguous: rows of cache_capacity keys;
-//  - kPagedKeyOrder: pages found through block_table, visited in key order;
-//  - kPagedAddressOrder: pages visited in address order, from the split's block-table entries
-//    sorted by decode_page_sort_kernel (tile_policy.h decode_page_sort, page_sort.cuh),
-//    each key masked by its position.
-enum class KeyWalk { kContiguous, kPagedKeyOrder, kPagedAddressOrder };
-
 // Both kernels take the library's Arch although their code does not depend on it: the sm80, sm89
 // and sm90a libraries all instantiate them, and one kernel name in several modules of the
 // extension lets the runtime launch another arch's image ("no kernel image", or the wrong one);
 // see kernels/sm80/bwd_kernel.cuh.
 template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, int kBlockN, int kStages, int kMinCtas, KeyWalk kWalk,
-          int kWarps>
-__global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const DecodeParams p) {
+          int kWarps, bool kTma>
+__global__ void __launch_bounds__(kWarps * 32, kMinCtas)
+    decode_kernel(const __grid_constant__ DecodeParams p, const __grid_constant__ DecodeKvMaps maps) {
   using Element = typename Traits::Element;
   constexpr bool kPaged = kWalk != KeyWalk::kContiguous;
   constexpr bool kByAddress = kWalk == KeyWalk::kPagedAddressOrder;
+  static_assert(!kTma || (kPaged && kArch == Arch::kSm90a && kHeadDim % 64 == 0), "TMA: the sm90a paged walks");
+  static_assert(!kByAddress || kTma, "the address-order walk loads through the TMA");
   constexpr int kThreads = kWarps * 32;
   static_assert(kWarps % kRowWarps == 0, "decode warps");
   constexpr int kKeyWarps = kWarps / kRowWarps;  // warps sharing one m16 row tile
@@ -114,11 +75,17 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
   static_assert(kWarpN % 16 == 0 && kBlockN % kRowsPerPass == 0, "decode tile shape");
 
   extern __shared__ __align__(128) unsigned char smem_raw[];
-  Element* sQ = reinterpret_cast<Element*>(smem_raw);
+  // TMA: the 128-byte swizzle repeats every 1024 bytes of shared address (launch_decode_tiles asks
+  // 1 KiB more); the stage tiles are multiples of it.
+  unsigned char* smem = kTma ? hopper::align_shared<1024>(smem_raw) : smem_raw;
+  Element* sQ = reinterpret_cast<Element*>(smem);
   Element* sK = sQ + kBlockM * kHeadDim;          // kStages stages
   Element* sV = sK + kStages * kBlockN * kHeadDim;  // kStages stages
   // Address order: this split's sorted entries (page_sort.cuh), copied in once they are written.
   auto* sorted_smem = reinterpret_cast<unsigned long long*>(sV + kStages * kBlockN * kHeadDim);
+  // TMA: each stage's full barrier, and the sorted slot of the partial last page (address order).
+  auto* kv_full = reinterpret_cast<uint64_t*>(sorted_smem + (kByAddress ? kDecodeSortPages : 0));
+  auto* sorted_tail_slot = reinterpret_cast<int*>(kv_full + kStages);
 
   const int split = blockIdx.x % p.num_splits;
   const int m_block = blockIdx.x / p.num_splits;
@@ -189,27 +156,10 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
   // no leftpad), and each of its keys is masked by its logical position.
   constexpr int kHeadBlocks = kByAddress ? kDecodeSortHeadBlocks : 0;
   const int pages_per_block = kBlockN >> page_log2;
-  // The sorted entry serving row r of sorted block i, and the key position of that row. (Read
-  // from global memory at every step they cost an L2 round trip a step: 227 us against 184 in
-  // key order at B1 Hk8 page 16.)
+  // The sorted entry serving row r of sorted block i. (Read from global memory at every step the
+  // entries cost an L2 round trip a step: 227 us against 184 in key order at B1 Hk8 page 16.)
   auto sorted_entry = [&](int i, int r) { return sorted_smem[i * pages_per_block + (r >> page_log2)]; };
-  auto logical_pos = [&](unsigned long long entry, int r) {
-    return entry_logical_page(entry) * page_size + (r & (page_size - 1));
-  };
   int page_of_row[kLoadRows];
-  uint32_t sorted_row_valid = 0;  // address order: bit i, row i of the refill holds a key
-  // The pages of a sorted refill and which of its rows hold keys, loaded at the top of the step
-  // that refills, as fetch_pages below.
-  auto fetch_sorted = [&](int i_sorted) {
-    sorted_row_valid = 0;
-#pragma unroll
-    for (int i = 0; i < kLoadRows; ++i) {
-      const int r = r_first + i * kRowsPerPass;
-      const unsigned long long entry = sorted_entry(i_sorted, r);
-      page_of_row[i] = entry_physical_page(entry);
-      sorted_row_valid |= static_cast<uint32_t>(logical_pos(entry, r) < seq.seqlen_k) << i;
-    }
-  };
   auto fetch_pages = [&](int blk) {
 #pragma unroll
     for (int i = 0; i < kLoadRows; ++i) {
@@ -236,10 +186,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
     k_pass_stride = kRowsPerPass * p.k_row_stride;
     v_pass_stride = kRowsPerPass * p.v_row_stride;
   }
-  // Copies block `blk` into `stage`.
-  // `sorted` (std::true_type / std::false_type): block blk_begin + kHeadBlocks + i of the
-  // address-order walk, or a block in key order (paged: once page_of_row holds its pages).
-  auto load_kv = [&](int blk, int stage, auto sorted) {
+  // Copies block `blk` into `stage` (the cp.async walks; paged: once page_of_row holds its pages).
+  auto load_kv = [&](int blk, int stage) {
     Element* sKs = stage_k(stage);
     Element* sVs = stage_v(stage);
     if constexpr (!kPaged) {
@@ -260,26 +208,108 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
       for (int i = 0; i < kLoadRows; ++i) {
         const int r = r_first + i * kRowsPerPass;
         const int j = blk * kBlockN + r;
-        bool valid = j < seq.seqlen_k;
-        int64_t k_off = 0, v_off = 0;  // invalid rows read nothing from a valid address
-        if constexpr (decltype(sorted)::value) {
-          valid = (sorted_row_valid >> i) & 1u;  // fetch_sorted: leftpad 0, so position = key index
-          if (valid) {
-            const int row = r & (page_size - 1);
-            k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
-            v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
-          }
-        } else {
-          const int pos = min(seq.leftpad + j, last_pos);
-          const int row = pos - page_index(pos) * page_size;
-          k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
-          v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
-        }
+        const bool valid = j < seq.seqlen_k;  // invalid rows read nothing from a valid address
+        const int pos = min(seq.leftpad + j, last_pos);
+        const int row = pos - page_index(pos) * page_size;
+        const int64_t k_off = page_of_row[i] * p.k_page_stride + row * p.k_row_stride;
+        const int64_t v_off = page_of_row[i] * p.v_page_stride + row * p.v_row_stride;
         cp_async_16(smem_u32(sKs + swizzled<kHeadDim>(r, ch)), k_base + k_off + ch_src * 8, valid ? ch_bytes : 0);
         cp_async_16(smem_u32(sVs + swizzled<kHeadDim>(r, ch)), v_base + v_off + ch_src * 8, valid ? ch_bytes : 0);
       }
     }
   };
+
+  // TMA (kTma). A refill is boxes_per_block boxes of box_rows rows: in key order box j holds key
+  // positions n0 + j * box_rows on (page of that position, its row in the page); in address order
+  // box j of sorted block i is sorted slot i * pages_per_block + j, a whole page. Box j is issued
+  // by lane 0 of warp j % kWarps, which looks up its page at the top of the step that refills
+  // (as fetch_pages). Boxes wholly past the last key are not issued.
+  constexpr int kTmaBoxesPerWarp = kTma ? (kBlockN / 8 + kWarps - 1) / kWarps : 1;  // page_size >= 8
+  constexpr int kColBlocks = kHeadDim / 64;
+  const int box_rows = min(page_size, kBlockN);
+  const int boxes_per_block = kBlockN / box_rows;
+  const int page_last = (max(seq.seqlen_k, 1) - 1) / page_size;  // (leftpad 0 on the TMA walks)
+  // Address order: sorted slots [0, sorted_valid) hold pages with keys (the others, physical page
+  // 0xffffffff, sort last), and sorted_tail_rows keys of the partial last page (slot
+  // *sorted_tail_slot) are valid (page_size: the page is whole).
+  const int sorted_first_page = (blk_begin + kHeadBlocks) * pages_per_block;
+  const int sorted_valid =
+      max(0, min((n_blocks - kHeadBlocks) * pages_per_block, page_last - sorted_first_page + 1));
+  const int sorted_tail_rows = seq.seqlen_k - page_last * page_size;
+  // Box k of this warp: page tma_page[k], from row tma_row[k]; tma_row -1: no box. (Which boxes
+  // exist follows from the lengths alone, as tma_issue's byte count does, whatever the table holds:
+  // an entry outside the cache reads zeros through the TMA instead of leaving the barrier short.)
+  int tma_page[kTmaBoxesPerWarp], tma_row[kTmaBoxesPerWarp];
+  auto tma_fetch = [&](int blk, int i_sorted, auto sorted) {
+#pragma unroll
+    for (int k = 0; k < kTmaBoxesPerWarp; ++k) {
+      const int j = warp + k * kWarps;
+      tma_page[k] = 0;
+      tma_row[k] = -1;
+      if (lane == 0 && j < boxes_per_block) {
+        if constexpr (decltype(sorted)::value) {
+          if (i_sorted * pages_per_block + j < sorted_valid) {
+            tma_page[k] = entry_physical_page(sorted_smem[i_sorted * pages_per_block + j]);
+            tma_row[k] = 0;
+          }
+        } else {
+          const int pos = blk * kBlockN + j * box_rows;
+          if (pos < seq.seqlen_k) {
+            const int page = page_index(pos);
+            tma_page[k] = __ldg(seq.pages + page);
+            tma_row[k] = pos - page * page_size;
+          }
+        }
+      }
+    }
+  };
+  // Issues the boxes tma_fetch looked up into `stage`; `boxes`: how many the block has in all.
+  auto tma_issue = [&](int stage, int boxes) {
+    if (lane == 0) {
+#pragma unroll
+      for (int k = 0; k < kTmaBoxesPerWarp; ++k) {
+        if (tma_row[k] >= 0) {
+          const int row0 = (warp + k * kWarps) * box_rows;
+#pragma unroll
+          for (int cb = 0; cb < kColBlocks; ++cb) {
+            hopper::tma_load_4d(&maps.k, stage_k(stage) + cb * kBlockN * 64 + row0 * 64, &kv_full[stage], cb * 64,
+                                kv_head, tma_row[k], tma_page[k]);
+            hopper::tma_load_4d(&maps.v, stage_v(stage) + cb * kBlockN * 64 + row0 * 64, &kv_full[stage], cb * 64,
+                                kv_head, tma_row[k], tma_page[k]);
+          }
+        }
+      }
+    }
+    if (tid == 0) {
+      hopper::mbar_arrive_expect_tx(&kv_full[stage],
+                                    static_cast<uint32_t>(boxes * 2 * kColBlocks * box_rows * 64 * sizeof(Element)));
+    }
+  };
+  auto key_order_boxes = [&](int blk) {
+    return min(boxes_per_block, (seq.seqlen_k - blk * kBlockN + box_rows - 1) / box_rows);
+  };
+  auto sorted_boxes = [&](int i_sorted) { return max(0, min(pages_per_block, sorted_valid - i_sorted * pages_per_block)); };
+  // Zeroes this thread's V chunks (rows r_first + i * kRowsPerPass, chunk ch) of `stage` for which
+  // row_invalid(row) holds, and orders those writes before the TMA's next fill of the stage.
+  auto zero_v_rows = [&](int stage, auto row_invalid) {
+#pragma unroll
+    for (int i = 0; i < kLoadRows; ++i) {
+      const int r = r_first + i * kRowsPerPass;
+      if (row_invalid(r)) {
+        *reinterpret_cast<uint4*>(stage_v(stage) + kv_tile_offset<kHeadDim, kBlockN, kTma>(r, ch)) = make_uint4(0, 0, 0, 0);
+      }
+    }
+    hopper::fence_view_async_shared();
+  };
+  if constexpr (kTma) {
+    if (tid == 0) {
+#pragma unroll
+      for (int s = 0; s < kStages; ++s) hopper::mbar_init(&kv_full[s], 1);
+      *sorted_tail_slot = -1;
+      hopper::mbar_init_fence();
+    }
+    __syncthreads();
+  }
 
   if (n_blocks > 0) {
     // Q: packed row r of the block is token (m0 + r) / G, query head kv_head * G + (m0 + r) % G.
@@ -299,12 +329,20 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
   }
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < n_blocks) {
-      if constexpr (kPaged) fetch_pages(blk_begin + s);
-      load_kv(blk_begin + s, s, std::false_type{});
+    if constexpr (kTma) {
+      if (s < n_blocks) {
+        tma_fetch(blk_begin + s, 0, std::false_type{});
+        tma_issue(s, key_order_boxes(blk_begin + s));
+      }
+    } else {
+      if (s < n_blocks) {
+        if constexpr (kPaged) fetch_pages(blk_begin + s);
+        load_kv(blk_begin + s, s);
+      }
+      cp_async_commit();  // unconditional: the group count stays fixed
     }
-    cp_async_commit();  // unconditional: the group count stays fixed
   }
+  if constexpr (kTma) cp_async_commit();  // Q
   static_assert(kDecodeSortHeadBlocks >= kStages - 1, "the prologue's blocks are in key order");
 
   float acc_o[kDTiles * 4];
@@ -333,7 +371,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
     // earlier, or at the refill, measured the same or up to 1% slower). page_of_row is free: the
     // previous step's refill has read it.
     const int refill = it + kStages - 1;  // the block this step's refill loads
-    if constexpr (kByAddress) {
+    if constexpr (kByAddress) {  // (on the TMA walk)
       if (refill < n_blocks) {
         if (refill >= kHeadBlocks) {
           if (refill == kHeadBlocks) {
@@ -342,15 +380,19 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
             const unsigned long long* sorted_list =
                 p.sorted_pages + (static_cast<int64_t>(b) * p.num_splits + split) * kDecodeSortPages;
             for (int i = tid; i < (n_blocks - kHeadBlocks) * pages_per_block; i += kThreads) {
-              sorted_smem[i] = __ldcg(sorted_list + i);
+              const unsigned long long entry = __ldcg(sorted_list + i);
+              sorted_smem[i] = entry;
+              if (entry_logical_page(entry) == page_last && sorted_tail_rows < page_size) *sorted_tail_slot = i;
             }
             __syncthreads();
           }
-          fetch_sorted(refill - kHeadBlocks);
+          tma_fetch(0, refill - kHeadBlocks, std::true_type{});
         } else {
-          fetch_pages(blk_begin + refill);
+          tma_fetch(blk_begin + refill, 0, std::false_type{});
         }
       }
+    } else if constexpr (kTma) {
+      if (refill < n_blocks) tma_fetch(blk_begin + refill, 0, std::false_type{});
     } else if constexpr (kPaged) {
       if (refill < n_blocks) fetch_pages(blk_begin + refill);
     }
@@ -363,17 +405,37 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
         tile_page[t] = entry_logical_page(sorted_entry(it - kHeadBlocks, warp_n * kWarpN + 8 * t));
       }
     }
-    cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
-    __syncthreads();
-    // Refill the stage every warp finished reading in the previous step (barrier above).
-    if (refill < n_blocks) {
-      if (kByAddress && refill >= kHeadBlocks) {
-        load_kv(blk_begin + refill, refill % kStages, std::integral_constant<bool, kByAddress>{});
-      } else {
-        load_kv(blk_begin + refill, refill % kStages, std::false_type{});
+    const int stage = it % kStages;
+    const int n0 = (blk_begin + it) * kBlockN;
+    if constexpr (kTma) {
+      if (it == 0) cp_async_wait<0>();  // Q
+      hopper::mbar_wait(&kv_full[stage], (it / kStages) & 1);
+      // V rows past the last key: zeroed before the barrier below publishes them.
+      if (sorted_block) {
+        const int i_sorted = it - kHeadBlocks;
+        const int tail_slot = *sorted_tail_slot;
+        if ((i_sorted + 1) * pages_per_block > sorted_valid || (tail_slot >= 0 && tail_slot / pages_per_block == i_sorted)) {
+          zero_v_rows(stage, [&](int r) {
+            const int slot = i_sorted * pages_per_block + (r >> page_log2);
+            return slot >= sorted_valid || (slot == tail_slot && (r & (page_size - 1)) >= sorted_tail_rows);
+          });
+        }
+      } else if (n0 + kBlockN > seq.seqlen_k) {
+        zero_v_rows(stage, [&](int r) { return n0 + r >= seq.seqlen_k; });
       }
+      __syncthreads();
+      // Refill the stage every warp finished reading in the previous step (barrier above).
+      if (refill < n_blocks) {
+        tma_issue(refill % kStages, kByAddress && refill >= kHeadBlocks ? sorted_boxes(refill - kHeadBlocks)
+                                                                        : key_order_boxes(blk_begin + refill));
+      }
+    } else {
+      cp_async_wait<kStages - 2>();  // block `it` (and Q with the first) has landed
+      __syncthreads();
+      // Refill the stage every warp finished reading in the previous step (barrier above).
+      if (refill < n_blocks) load_kv(blk_begin + refill, refill % kStages);
+      cp_async_commit();
     }
-    cp_async_commit();
     if constexpr (kQInRegisters) {
       if (it == 0) {
 #pragma unroll
@@ -382,10 +444,10 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
         }
       }
     }
-    const int stage = it % kStages;
-    const Element* sKs = sK + stage * kBlockN * kHeadDim + warp_n * kWarpN * kHeadDim;
-    const Element* sVs = sV + stage * kBlockN * kHeadDim + warp_n * kWarpN * kHeadDim;
-    const int n0 = (blk_begin + it) * kBlockN;
+    // This warp's keys of the stage (swizzled rows: a multiple of 8 rows in).
+    constexpr int kTileRowElems = kTma ? 64 : kHeadDim;
+    const Element* sKs = sK + stage * kBlockN * kHeadDim + warp_n * kWarpN * kTileRowElems;
+    const Element* sVs = sV + stage * kBlockN * kHeadDim + warp_n * kWarpN * kTileRowElems;
 
     // S = Q K^T over this warp's kWarpN keys of the stage.
     float acc_s[kNTiles * 4];
@@ -403,7 +465,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
         uint32_t bk[4];
         const int key = nn * 16 + (lane % 8) + (lane / 16) * 8;
         // swizzled() keys the XOR on the row within the stage; warp_n * kWarpN is a multiple of 8.
-        ldmatrix_x4(bk, smem_u32(sKs + swizzled<kHeadDim>(key, kk * 2 + (lane / 8) % 2)));
+        ldmatrix_x4(bk, smem_u32(sKs + kv_tile_offset<kHeadDim, kBlockN, kTma>(key, kk * 2 + (lane / 8) % 2)));
         Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn), qa, bk[0], bk[1]);
         Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn + 1), qa, bk[2], bk[3]);
       }
@@ -455,7 +517,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
       for (int dn = 0; dn < kDTiles / 2; ++dn) {
         uint32_t bv[4];
         const int key = kk * 16 + (lane % 8) + ((lane / 8) % 2) * 8;
-        ldmatrix_x4_trans(bv, smem_u32(sVs + swizzled<kHeadDim>(key, dn * 2 + lane / 16)));
+        ldmatrix_x4_trans(bv, smem_u32(sVs + kv_tile_offset<kHeadDim, kBlockN, kTma>(key, dn * 2 + lane / 16)));
         Traits::mma_16x8x16(n8_tile(acc_o, 2 * dn), a, bv[0], bv[1]);
         Traits::mma_16x8x16(n8_tile(acc_o, 2 * dn + 1), a, bv[2], bv[3]);
       }
@@ -470,7 +532,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
   // Merge the key warps of each row: every warp leaves its row max (log2 units), row sum and
   // unnormalised output in shared memory; then each thread finishes some (row, column pair)s.
   constexpr int kOStride = kHeadDim + 4;  // floats; the pad spreads a fragment's rows over banks
-  float* sm_o = reinterpret_cast<float*>(smem_raw);
+  float* sm_o = reinterpret_cast<float*>(smem);
   float* sm_max = sm_o + kKeyWarps * kBlockM * kOStride;
   float* sm_sum = sm_max + kKeyWarps * kBlockM;
   static_assert((kKeyWarps * kBlockM * (kOStride + 2)) * 4 <= (kBlockM + 2 * kStages * kBlockN) * kHeadDim * 2,
@@ -533,110 +595,5 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas) decode_kernel(const Dec
   }
 }
 
-// `programmatic`: launched as the programmatic dependent of the grid before it on the stream
-// (captured into graphs as such).
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, KeyWalk kWalk, bool kUnsplit = false>
-cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool programmatic) {
-  constexpr DecodeTileShape kTile = kUnsplit                                ? decode_unsplit_tile_shape(kArch, kHeadDim)
-                                    : kWalk == KeyWalk::kPagedAddressOrder ? decode_sorted_tile_shape(kArch, kHeadDim)
-                                                                           : decode_tile_shape(kArch, kHeadDim);
-  constexpr int kBlockM = 16 * kRowWarps;
-  // The unsplit ring asks at least decode_smem_floor: its CTAs per SM stay the tile's.
-  constexpr size_t kSmemBytes =
-      std::max(decode_smem_bytes(kTile, kBlockM, kHeadDim) +
-                   (kWalk == KeyWalk::kPagedAddressOrder ? kDecodeSortPages * sizeof(unsigned long long) : 0),
-               kUnsplit ? decode_smem_floor(kTile) : size_t{0});
-  // The sm80 library also runs on 8.6 / 8.7 GPUs, whose CTAs get at most 99 KiB (tile_policy.h).
-  static_assert(kArch == Arch::kSm90a || kSmemBytes <= 99 * 1024, "decode: more shared memory than an 8.x CTA gets");
-  static_assert(kSmemBytes <= hopper::kSm90MaxDynamicSmemBytes, "decode: more shared memory than an sm90 CTA gets");
-  // The unsplit ring's floor lets exactly ctas_per_sm CTAs share an SM.
-  constexpr size_t kSmemHeld = decode_smem_floor(kTile) + kSm90SmemReservedPerCtaBytes;
-  static_assert(!kUnsplit || (kTile.ctas_per_sm * kSmemHeld <= kSm90SmemPerSmBytes &&
-                              (kTile.ctas_per_sm + 1) * kSmemHeld > kSm90SmemPerSmBytes),
-                "decode: the unsplit ring's shared-memory floor does not hold its CTAs per SM");
-  constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
-                                          kTile.ctas_per_sm, kWalk, kTile.warps>;
-  const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);
-  if (err != cudaSuccess) return err;
-  const int rows = p.heads / p.heads_kv * p.seqlen_q;
-  const int m_blocks = (rows + kBlockM - 1) / kBlockM;
-  return launch_decode_grid(kKernel, dim3(m_blocks * p.num_splits, p.heads_kv, p.batch), dim3(kTile.warps * 32),
-                            kSmemBytes, stream, programmatic, p);
-}
-
-// Each way of walking the keys is its own instantiation (KeyWalk). Address order (where the
-// caller set up decode_page_sort's scratch and grid; sm90a decode blocks only): the page sort
-// grid, then the decode grid as its programmatic dependent.
-template <Arch kArch, class Traits, int kHeadDim, int kRowWarps>
-cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
-  // Unsplit calls on sm90a (either query block): the two-stage ring (tile_policy.h
-  // decode_unsplit_tile_shape), in key order (by rule an unsplit call never sorts its pages; a test
-  // that forces address order keeps it).
-  if constexpr (decode_unsplit_tile_shape(kArch, kHeadDim).stages != decode_tile_shape(kArch, kHeadDim).stages) {
-    if (p.num_splits == 1 && !(p.sorted_pages != nullptr && p.page_sort_ctas > 0)) {
-      return p.block_table == nullptr
-                 ? launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous, true>(p, stream, false)
-                 : launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kPagedKeyOrder, true>(p, stream, false);
-    }
-  }
-  if (p.block_table == nullptr) {
-    return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous>(p, stream, false);
-  }
-  // Not for the 64-row chunked-prefill blocks (that kernel also spilled with it: 255 registers).
-  if constexpr (kRowWarps == 1 && kArch == Arch::kSm90a) {
-    constexpr int kBlockN = decode_sorted_tile_shape(kArch, kHeadDim).block_n;
-    if (p.sorted_pages != nullptr && p.page_sort_ctas > 0 &&
-        decode_page_walk_fits(true, p.heads / p.heads_kv * p.seqlen_q, p.page_size, kBlockN,
-                              p.cache_leftpad != nullptr)) {
-      constexpr auto sort = &decode_page_sort_kernel<kArch, kBlockN>;
-      cudaError_t err = ensure_dynamic_smem<sort>(kDecodePageSortSmemBytes);
-      if (err != cudaSuccess) return err;
-      sort<<<p.page_sort_ctas, kDecodeSortThreads, kDecodePageSortSmemBytes, stream>>>(p);
-      err = cudaGetLastError();
-      if (err != cudaSuccess) return err;
-      return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kPagedAddressOrder>(p, stream, true);
-    }
-  }
-  return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kPagedKeyOrder>(p, stream, false);
-}
-
 }  // namespace decode
-
-template <Arch kArch, DType kDType, int kHeadDim>
-cudaError_t launch_decode(const DecodeParams& p, cudaStream_t stream) {
-  using Traits = typename TraitsFor<kDType>::type;
-  static_assert(sizeof(typename Traits::Element) == 2, "decode_smem_bytes counts 2-byte elements");
-  // Any head dim up to the kernel's in whole 16-byte chunks (the columns past it predicated).
-  if (p.head_dim <= 0 || p.head_dim > kHeadDim || p.head_dim % 8 != 0) return cudaErrorInvalidValue;
-  if (p.batch <= 0 || p.heads <= 0 || p.heads_kv <= 0 || p.heads % p.heads_kv != 0 || p.seqlen_q <= 0) {
-    return cudaErrorInvalidValue;
-  }
-  if (p.cache_seqlens == nullptr || p.num_splits < 1 || p.num_splits > kDecodeMaxSplits) return cudaErrorInvalidValue;
-  if (p.block_table != nullptr && p.page_size <= 0) return cudaErrorInvalidValue;
-  if (p.num_splits > 1 && (p.o_accum == nullptr || p.lse_accum == nullptr)) return cudaErrorInvalidValue;
-  if (p.heads_kv > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
-  if (p.check_facts != nullptr) return decode::launch_decode_check<kArch>(p, stream);
-  if (p.k_new != nullptr && p.seqlen_new > 0) {
-    const cudaError_t err = decode::launch_decode_append<kArch>(p, stream);
-    if (err != cudaSuccess) return err;
-  }
-  const int rows = p.heads / p.heads_kv * p.seqlen_q;
-  constexpr DecodeTileShape kTile = decode_tile_shape(kArch, kHeadDim);
-  cudaError_t err;
-  if constexpr (kTile.rows64_only) {  // no 16-row kernel (its four warps would split too short a block)
-    err = decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
-  } else {
-    err = decode_row_warps(kTile, rows) == 1 ? decode::launch_decode_layout<kArch, Traits, kHeadDim, 1>(p, stream)
-                                             : decode::launch_decode_layout<kArch, Traits, kHeadDim, kDecodeWarps>(p, stream);
-  }
-  if (err != cudaSuccess || p.num_splits == 1) return err;
-  const int64_t out_rows = static_cast<int64_t>(p.batch) * p.heads * p.seqlen_q;
-  const int64_t blocks = (out_rows + 3) / 4;
-  if (blocks > 0x7fffffffLL) return cudaErrorInvalidConfiguration;
-  // sm90a: the programmatic dependent of the split kernel.
-  return decode::launch_decode_grid(&decode::decode_combine_kernel<kArch, Traits, kHeadDim>,
-                                    dim3(static_cast<unsigned>(blocks)), dim3(128), 0, stream,
-                                    kArch == Arch::kSm90a, p);
-}
-
 }  // namespace flashcore

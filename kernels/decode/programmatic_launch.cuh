@@ -27,9 +27,10 @@ __device__ __forceinline__ void wait_for_primary_grid() {
 #endif
 }
 
-// Launches kernel(p); `programmatic`: as the programmatic dependent of the grid before it.
-inline cudaError_t launch_decode_grid(void (*kernel)(DecodeParams), dim3 grid, dim3 block, size_t smem_bytes,
-                                      cudaStream_t stream, bool programmatic, const DecodeParams& p) {
+// Launches kernel(params...); `programmatic`: as the programmatic dependent of the grid before it.
+template <class... Params>
+inline cudaError_t launch_decode_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes,
+                                      cudaStream_t stream, bool programmatic, const Params&... params) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
@@ -40,7 +41,7 @@ inline cudaError_t launch_decode_grid(void (*kernel)(DecodeParams), dim3 grid, d
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   config.attrs = attr;
   config.numAttrs = programmatic ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, p);
+  return cudaLaunchKernelEx(&config, kernel, params...);
 }
 
 }  // namespace decode

@@ -66,9 +66,10 @@ constexpr DecodeTileShape decode_unsplit_tile_shape(Arch arch, int head_dim) {
   return {tile.block_n, 2, tile.ctas_per_sm, tile.rows64_only};
 }
 
-// sm90a split calls that visit their pages in address order (decode_page_sort; the single-sequence
-// rows at pages of 16 to 64): eight warps a CTA on 128-key stages (64 KiB at head dim 128), one
-// CTA an SM. With four warps such a call is bound by each warp's instruction stream more than by
+// sm90a split calls that visit their pages in address order (decode_page_sort; by rule the
+// single-sequence rows at head dim 64 and pages of 16; forced, any eligible call): eight warps a
+// CTA on 128-key stages (64 KiB at head dim 128), one CTA an SM. (Measured below on the cp.async
+// walk, before the address-order walk moved to the TMA in session 28.) With four warps such a call is bound by each warp's instruction stream more than by
 // HBM: ncu of B1 Hq32 Hk32 k65536 d128 on an H200 (docs/results/2026-11-28-h100-session27.md) had
 // one warp a scheduler issuing once every 2.5-3.2 cycles, and the page walk adds 6-30% to the
 // contiguous kernel's instructions; two warps a scheduler hide part of that latency. Three rounds
@@ -113,11 +114,14 @@ constexpr int kDecodeSortPages = 1024;
 constexpr int kDecodeSortHeadBlocks = 12;
 constexpr int kDecodeSortThreads = 1024;
 constexpr int kDecodeSortMaxListsPerCta = 4;  // a list per 256 threads at most (4 entries each)
-// The largest page size the rule sorts (session 27, docs/results/2026-11-28-h100-session27.md):
-// at pages of 128 the B1 d128 rows went 91.7 / 87.0% of the HBM floor in key order and 88.7 /
-// 85.8% in address order on an H200; at d64 (sorted until then) key order gained 1.0-1.8 points on
-// an H100.
-constexpr int kDecodeSortMaxPageSize = 64;
+// The largest page size the rule sorts, by the kernel's head dim. Since the paged walks load with
+// the TMA (session 28, docs/results/2026-11-28-h100-session28.md; H100, B1 rows, % of the HBM
+// floor, three rounds, address / key order): head dim 128, pages of 16 89.8 / 90.4 (Hq32 Hk32)
+// and 86.5 / 86.7 (Hk8), pages of 64 90.2 / 92.4 and 87.4 / 87.5 -- key order, never sorted; head
+// dim 64, pages of 16 87.1 / 86.4 and 82.1 / 80.8 (sorted), 64 86.8 / 89.5 and 82.0 / 82.8 (key
+// order). Pages of 32 were not measured: key order. (Session 27, with the cp.async walk: sorted up
+// to 64 at every head dim, 128 in key order.)
+constexpr int decode_sort_max_page_size(int head_dim) { return head_dim <= 64 ? 16 : 0; }
 
 constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_dim) {
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
@@ -140,7 +144,7 @@ struct DecodePageSort {
 // whole pages per key block (page_size divides block_n) of at least 8 keys (an n8 score tile in
 // one page); no leftpad (blocks start on page boundaries); at most kDecodeSortPages sorted pages a
 // split (a split has at most ceil(ceil(capacity / block_n) / num_splits) key blocks).
-// By rule (forced 0) only split calls with pages of at most kDecodeSortMaxPageSize keys whose sort
+// By rule (forced 0) only split calls with pages of at most decode_sort_max_page_size keys whose sort
 // grid fits on the SMs the decode grid leaves idle: a sort CTA beside a decode CTA slowed that CTA
 // and so the whole grid (B1 Hk8, 16 sort CTAs: the decode grid 198.6 us under graph replay against
 // 186.1 in key order, docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory
@@ -154,8 +158,8 @@ constexpr bool decode_page_walk_fits(bool sm90a, int rows_per_kv_head, int page_
          !leftpad;
 }
 
-constexpr DecodePageSort decode_page_sort(bool sm90a, int rows_per_kv_head, int page_size, int block_n, bool leftpad,
-                                          int batch, int heads_kv, int num_splits, int capacity, int num_sms,
+constexpr DecodePageSort decode_page_sort(bool sm90a, int head_dim, int rows_per_kv_head, int page_size, int block_n,
+                                          bool leftpad, int batch, int heads_kv, int num_splits, int capacity, int num_sms,
                                           int forced) {
   if (!decode_page_walk_fits(sm90a, rows_per_kv_head, page_size, block_n, leftpad) || batch < 1 || num_splits < 1 ||
       forced == 1) {
@@ -166,7 +170,9 @@ constexpr DecodePageSort decode_page_sort(bool sm90a, int rows_per_kv_head, int 
   const long long lists = static_cast<long long>(batch) * num_splits;
   const long long idle_sms = num_sms - static_cast<long long>(batch) * heads_kv * num_splits;
   const long long min_ctas = (lists + kDecodeSortMaxListsPerCta - 1) / kDecodeSortMaxListsPerCta;
-  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas || page_size > kDecodeSortMaxPageSize)) return {0, 1};
+  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas || page_size > decode_sort_max_page_size(head_dim))) {
+    return {0, 1};
+  }
   const long long ctas = std::max(min_ctas, std::min(lists, idle_sms));
   if (ctas > 65535) return {0, 1};
   int per_cta = 1;

@@ -130,7 +130,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
         "block_table": ptr(block_table),
         "block_table_stride": 0 if block_table is None else block_table.stride(0),
         "page_size": page_size,
-        "cache_capacity": capacity,
+        "cache_capacity": capacity, "cache_rows": k_cache.shape[0],
         "cache_seqlens": cache_seqlens.data_ptr(), "seqlen_new": seqlen_new,
         "cache_batch_idx": ptr(cache_batch_idx), "cache_leftpad": ptr(cache_leftpad),
         "cu_seqlens_q": ptr(cu_seqlens_q), "total_q": q.shape[0] if cu_seqlens_q is not None else 0,
@@ -145,8 +145,8 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     }
     if check_lengths:
         rows = torch.empty((batch, _C.decode_check_facts), dtype=torch.int64, device=q.device)
-        _C.decode(device, arch, _DTYPE_NAMES[q.dtype], dict(params, check_facts=rows.data_ptr(),
-                                                             check_num_rows=k_cache.shape[0]), _raw_stream(device))
+        _C.decode(device, arch, _DTYPE_NAMES[q.dtype], dict(params, check_facts=rows.data_ptr()),
+                  _raw_stream(device))
         facts = _length_facts_from_kernel(rows)
         kept = facts[:2] + (facts[2:4] if cache_leftpad is not None else []) \
             + (facts[4:5] if block_table is not None else []) + (facts[5:] if cache_batch_idx is not None else [])

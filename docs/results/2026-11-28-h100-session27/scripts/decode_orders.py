@@ -1,4 +1,4 @@
-"""Session 27: issue 16's decode cells (q 1 token, bf16, heuristic split count) with the physical
+"""Session 27 (session 28 adds <order>_addr): issue 16's decode cells (q 1 token, bf16, heuristic split count) with the physical
 pages of the paged caches in several orders, on the flashcore build importable in this process.
 CUDA-graph time per call (tools/bench/decode.py graph_time_us: 20 calls a graph, median of 10
 replays) and % of the HBM floor (3.35 TB/s on an H100, 4.8 on an H200); one line per cell, prefixed with --tag, so that
@@ -7,6 +7,7 @@ several builds can run in alternating processes.
 Orders of a (batch, pages) block table over a pool of batch x pages physical pages:
   random   torch.randperm over the pool (tools/bench/decode.py page_table: the benchmark's order)
   <order>_key  the same table, the call forced to visit pages in key order (no address-order sort)
+  <order>_addr the same table, the call forced to visit pages in address order where it may
   inorder  each sequence's pages consecutive and ascending (the contiguous cache's bytes)
   grouped  the pool cut into 2 MiB runs of consecutive pages; the runs in random order and the
            pages inside each run in random order: random at page granularity, but a sequence
@@ -72,12 +73,13 @@ for d, (b, hq, hk, sk) in [(d, r) for r in rows for d in map(int, args.dims.spli
     for ps in [int(x) for x in args.pages.split(",") if x]:
         tables.clear()
         for order in orders:
-            base = order[:-4] if order.endswith("_key") else order
+            base = order.rsplit("_", 1)[0] if order.endswith(("_key", "_addr")) else order
             if base not in tables:
                 t = table_of(base, b, sk // ps, ps * hk * d * 2, gen)
                 tables[base] = (t, scatter_pages(k, t, ps), scatter_pages(v, t, ps))
             t, kc, vc = tables[base]
-            cells.append(("page%d %s" % (ps, order), kc, vc, t, "key" if order.endswith("_key") else None))
+            forced = "key" if order.endswith("_key") else "address" if order.endswith("_addr") else None
+            cells.append(("page%d %s" % (ps, order), kc, vc, t, forced))
     times = {c[0]: [] for c in cells}
     for _ in range(args.rounds):
         for name, kc, vc, table, forced in cells:
