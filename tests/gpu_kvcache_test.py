@@ -8,6 +8,7 @@ prefill size on the Hopper forward: tests/gpu_paged_forward_test.py. The oracle 
 import math
 import os
 import random
+import re
 import sys
 import textwrap
 
@@ -106,6 +107,34 @@ def test_portable_ptx_runs_the_ptx_decode_kernels(portable_ptx):
     _attention._set_forced_arch(None)
     names = kernel_names()
     assert any("decode_kernel" in n for n in names) and not any("Arch)1080" in n for n in names), names
+
+
+def test_paged_decode_runs_the_tma_walk_where_it_fits():
+    """On sm90a the paged decode blocks load through the TMA walk (decode_kernel's last template
+    argument, kTma, is true) where it fits -- pages of 16 and 256 -- and through the cp.async walk
+    for pages of 24 and with leftpad (kernels/decode/decode_launch.cuh decode_tma_fits); on other
+    GPUs never. Guards against a silent fallback (an encoder the driver lacks, refused strides)."""
+    from torch.profiler import ProfilerActivity, profile
+    hopper = torch.cuda.get_device_capability() == (9, 0)
+    for kw, tma in [(dict(page_size=16), hopper), (dict(page_size=256), hopper), (dict(page_size=24), False),
+                    (dict(page_size=16, leftpad=True), False)]:
+        case = Case(batch=2, d=128, heads=(32, 8), capacity=2000, num_splits=0, seed=31, **kw)
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            case.run()
+            torch.cuda.synchronize()
+        flags = [re.search(r"decode_kernel<.*, (true|false)>\(", e.key) for e in prof.key_averages()
+                 if "decode_kernel<" in e.key]
+        assert flags and all(f is not None and f.group(1) == ("true" if tma else "false") for f in flags), \
+            (kw, [e.key for e in prof.key_averages() if "decode_kernel<" in e.key])
+
+
+@pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
+@pytest.mark.parametrize("d", [64, 256])
+def test_long_paged_cache_other_kernel_head_dims_in_each_page_order(d, page_order):
+    # The address-order walk past its head blocks at the other kernel head dims: d64 (by rule at
+    # pages of 16: eight warps, 128-key blocks; 3000 keys a split are 23 blocks past 12) and d256
+    # (forced: two stages of 64 keys), with partial last pages.
+    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=16, num_splits=3, seed=13).run()
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)

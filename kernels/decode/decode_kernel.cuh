@@ -368,8 +368,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
   for (int it = 0; it < n_blocks; ++it) {
     // Paged: this step's refill pages, loaded before the wait and barrier below so their latency
     // hides under that wait and they queue behind no copy of this step (loading them one step
-    // earlier, or at the refill, measured the same or up to 1% slower). page_of_row is free: the
-    // previous step's refill has read it.
+    // earlier, or at the refill, measured the same or up to 1% slower). page_of_row (cp.async walk)
+    // and tma_page (TMA walk) are free: the previous step's refill has read them.
     const int refill = it + kStages - 1;  // the block this step's refill loads
     if constexpr (kByAddress) {  // (on the TMA walk)
       if (refill < n_blocks) {
@@ -464,7 +464,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
       for (int nn = 0; nn < kNTiles / 2; ++nn) {
         uint32_t bk[4];
         const int key = nn * 16 + (lane % 8) + (lane / 16) * 8;
-        // swizzled() keys the XOR on the row within the stage; warp_n * kWarpN is a multiple of 8.
+        // The swizzle keys the XOR on the row within the stage (both layouts, kv_tile_offset);
+        // warp_n * kWarpN is a multiple of 8.
         ldmatrix_x4(bk, smem_u32(sKs + kv_tile_offset<kHeadDim, kBlockN, kTma>(key, kk * 2 + (lane / 8) % 2)));
         Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn), qa, bk[0], bk[1]);
         Traits::mma_16x8x16(n8_tile(acc_s, 2 * nn + 1), qa, bk[2], bk[3]);

@@ -90,11 +90,11 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
   // The sm80 library also runs on 8.6 / 8.7 GPUs, whose CTAs get at most 99 KiB (tile_policy.h).
   static_assert(kArch == Arch::kSm90a || kSmemBytes <= 99 * 1024, "decode: more shared memory than an 8.x CTA gets");
   static_assert(kSmemBytes <= hopper::kSm90MaxDynamicSmemBytes, "decode: more shared memory than an sm90 CTA gets");
-  // The unsplit ring's floor lets exactly ctas_per_sm CTAs share an SM.
-  constexpr size_t kSmemHeld = decode_smem_floor(kTile) + kSm90SmemReservedPerCtaBytes;
+  // The unsplit ring's request (at least its floor) lets exactly ctas_per_sm CTAs share an SM.
+  constexpr size_t kSmemHeld = kSmemBytes + kSm90SmemReservedPerCtaBytes;
   static_assert(!kUnsplit || (kTile.ctas_per_sm * kSmemHeld <= kSm90SmemPerSmBytes &&
                               (kTile.ctas_per_sm + 1) * kSmemHeld > kSm90SmemPerSmBytes),
-                "decode: the unsplit ring's shared-memory floor does not hold its CTAs per SM");
+                "decode: the unsplit ring's shared memory does not hold its CTAs per SM");
   constexpr auto kKernel = &decode_kernel<kArch, Traits, kHeadDim, kRowWarps, kTile.block_n, kTile.stages,
                                           kTile.ctas_per_sm, kWalk, kTile.warps, kTma>;
   const cudaError_t err = ensure_dynamic_smem<kKernel>(kSmemBytes);

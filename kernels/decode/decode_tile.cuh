@@ -64,9 +64,9 @@ struct RowSoftmax {
 //    each key masked by its position (on the TMA walk only).
 enum class KeyWalk { kContiguous, kPagedKeyOrder, kPagedAddressOrder };
 
-// The paged walks on sm90a load K and V with the TMA (kTma): lane 0 of each warp issues the boxes
-// of some of a refill's pages (page j of the block by warp j % warps), a box being min(page_size,
-// block_n) rows x 64 columns of one kv head, so the warps no longer compute a 16-byte copy's
+// The paged walks on sm90a load K and V with the TMA (kTma): lane 0 of each warp issues some of a
+// refill's boxes (box j of the block by warp j % warps), a box being min(page_size, block_n) rows
+// (a page, or a block's part of one) x 64 columns of one kv head, so the warps no longer compute a 16-byte copy's
 // address per row and chunk nor wait for its block-table entry; thread 0 arms the stage's mbarrier
 // with the block's bytes. The stage tiles are then [column block of 64][block_n rows][64] with the
 // TMA's 128-byte swizzle (kv_tile_offset). Rows past the last key (a partial last page, pages past

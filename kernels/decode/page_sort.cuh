@@ -25,10 +25,9 @@ __device__ __forceinline__ int entry_logical_page(unsigned long long entry) {
 }
 
 // The sort grid's dynamic shared memory: its lists take kDecodeSortMaxListsPerCta x 8 KiB; the
-// rest keeps an address-order decode CTA (204 KiB at head dim 128, decode_sorted_tile_shape) off
-// the SM while it sorts (tile_policy.h decode_page_sort). At head dim 64 (106 KiB) the two fit on
-// one SM by shared memory alone; the decode grid's one CTA an SM and the idle-SM rule keep them
-// apart there.
+// rest keeps an address-order decode CTA (205 KiB at head dim 128, 107 KiB at 64:
+// decode_sorted_tile_shape on the TMA walk) off the SM while it sorts (tile_policy.h
+// decode_page_sort); the decode grid's one CTA an SM and the idle-SM rule keep them apart too.
 constexpr size_t kDecodePageSortSmemBytes = 120 * 1024;
 static_assert(kDecodeSortMaxListsPerCta * kDecodeSortPages * sizeof(unsigned long long) <= kDecodePageSortSmemBytes,
               "page sort lists fit");

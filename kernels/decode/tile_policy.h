@@ -23,7 +23,7 @@ constexpr int kDecodeMaxSplits = 128;
 
 struct DecodeTileShape {
   int block_n;  // keys per pipeline stage (K and V each: block_n * head_dim * 2 bytes)
-  int stages;   // cp.async stages in flight
+  int stages;   // ring stages in flight (cp.async groups, or TMA stages)
   int ctas_per_sm;  // the __launch_bounds__ occupancy hint
   // Every query block 64 rows, also for decode: where a key block is too short for four warps to
   // split it (16 keys each, the k16 of P V).
