@@ -22,7 +22,7 @@ namespace decode {
 // L2 promotion: a box row is 128 bytes; at kernel head dim 64 that is a whole cache row of one kv
 // head and 256-byte promotion also fetches the next head's row (B1 Hk8 d64 page 256, H100: 81.3%
 // of the HBM floor against 84.6% with 128-byte promotion), while at 128 (two boxes a row) 256-byte
-// promotion measured 0.3-1.9 points ahead (docs/results/2026-11-28-h100-session28.md).
+// promotion measured 0.0-1.9 points ahead (docs/results/2026-11-28-h100-session28.md).
 inline bool encode_decode_kv_maps(const DecodeParams& p, int box_rows, bool promote_256, DecodeKvMaps* maps) {
   const hopper::EncodeTiledFn encode = hopper::encode_tiled();
   if (encode == nullptr) return false;
