@@ -87,18 +87,23 @@ def test_portable_ptx_long_split_cache(d, page_size, portable_ptx):
          seed=22).run()
 
 
+def flashcore_kernel_names(case):
+    """The flashcore kernels (demangled names) that running `case` launches, by torch.profiler."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        case.run()
+        torch.cuda.synchronize()
+    return [e.key for e in prof.key_averages() if "flashcore::" in e.key]
+
+
 def test_portable_ptx_runs_the_ptx_decode_kernels(portable_ptx):
     """The forced library is the one that runs: every flashcore kernel of a split paged call with
     an append (append, decode, combine) has the sm80_ptx library's Arch, 1080, as its first
     template argument; unforced, none has."""
-    from torch.profiler import ProfilerActivity, profile
-
     def kernel_names():
-        case = Case(batch=2, d=128, heads=(32, 8), capacity=9000, page_size=16, num_splits=0, seed=23)
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            case.run()
-            torch.cuda.synchronize()
-        return [e.key for e in prof.key_averages() if "flashcore::" in e.key]
+        return flashcore_kernel_names(Case(batch=2, d=128, heads=(32, 8), capacity=9000, page_size=16, num_splits=0,
+                                           seed=23))
 
     names = kernel_names()
     assert any("decode_kernel" in n for n in names) and any("combine" in n for n in names), names
@@ -114,18 +119,13 @@ def test_paged_decode_runs_the_tma_walk_where_it_fits():
     argument, kTma, is true) where it fits -- pages of 16 and 256 -- and through the cp.async walk
     for pages of 24 and with leftpad (kernels/decode/decode_launch.cuh decode_tma_fits); on other
     GPUs never. Guards against a silent fallback (an encoder the driver lacks, refused strides)."""
-    from torch.profiler import ProfilerActivity, profile
     hopper = torch.cuda.get_device_capability() == (9, 0)
     for kw, tma in [(dict(page_size=16), hopper), (dict(page_size=256), hopper), (dict(page_size=24), False),
                     (dict(page_size=16, leftpad=True), False)]:
-        case = Case(batch=2, d=128, heads=(32, 8), capacity=2000, num_splits=0, seed=31, **kw)
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            case.run()
-            torch.cuda.synchronize()
-        flags = [re.search(r"decode_kernel<.*, (true|false)>\(", e.key) for e in prof.key_averages()
-                 if "decode_kernel<" in e.key]
-        assert flags and all(f is not None and f.group(1) == ("true" if tma else "false") for f in flags), \
-            (kw, [e.key for e in prof.key_averages() if "decode_kernel<" in e.key])
+        names = [n for n in flashcore_kernel_names(Case(batch=2, d=128, heads=(32, 8), capacity=2000, num_splits=0,
+                                                        seed=31, **kw)) if "decode_kernel<" in n]
+        flags = [re.search(r"decode_kernel<.*, (true|false)>\(", n) for n in names]
+        assert flags and all(f is not None and f.group(1) == ("true" if tma else "false") for f in flags), (kw, names)
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)

@@ -58,19 +58,23 @@ constexpr DecodeTileShape decode_launch_tile_shape() {
                                                 : decode_tile_shape(kArch, kHeadDim);
 }
 
-// Whether a paged call takes the TMA walk on this launch's tiles, and its maps: sm90a decode
-// query blocks (16 rows) where the boxes fit (decode_tma_fits) and the driver takes the cache's
-// strides (encode_decode_kv_maps). The 64-row blocks of chunked prefill keep cp.async (with the
-// TMA walk their kernels went to 255 registers and spilled 20-248 bytes; not measured).
+// The launches that have a TMA walk: sm90a paged decode query blocks (16 rows). The 64-row blocks
+// of chunked prefill keep cp.async (with the TMA walk their kernels went to 255 registers and
+// spilled 20-248 bytes; not measured).
+template <Arch kArch, int kRowWarps, KeyWalk kWalk>
+constexpr bool decode_has_tma_walk() {
+  return kArch == Arch::kSm90a && kWalk != KeyWalk::kContiguous && kRowWarps == 1;
+}
+
+// Whether a call takes the TMA walk on this launch's tiles (one with decode_has_tma_walk), and its
+// maps: where the boxes fit (decode_tma_fits) and the driver takes the cache's strides
+// (encode_decode_kv_maps).
 template <Arch kArch, int kHeadDim, int kRowWarps, KeyWalk kWalk, bool kUnsplit>
 bool decode_tma_maps(const DecodeParams& p, DecodeKvMaps* maps) {
-  if constexpr (kArch == Arch::kSm90a && kWalk != KeyWalk::kContiguous && kRowWarps == 1) {
-    constexpr int kBlockN = decode_launch_tile_shape<kArch, kHeadDim, kWalk, kUnsplit>().block_n;
-    return decode_tma_fits(p.page_size, kBlockN, p.cache_leftpad != nullptr) &&
-           encode_decode_kv_maps(p, std::min(p.page_size, kBlockN), kHeadDim > 64, maps);
-  } else {
-    return false;
-  }
+  static_assert(decode_has_tma_walk<kArch, kRowWarps, kWalk>(), "no TMA walk for this launch");
+  constexpr int kBlockN = decode_launch_tile_shape<kArch, kHeadDim, kWalk, kUnsplit>().block_n;
+  return decode_tma_fits(p.page_size, kBlockN, p.cache_leftpad != nullptr) &&
+         encode_decode_kv_maps(p, std::min(p.page_size, kBlockN), kHeadDim > 64, maps);
 }
 
 // `programmatic`: launched as the programmatic dependent of the grid before it on the stream
@@ -109,8 +113,8 @@ cudaError_t launch_decode_tiles(const DecodeParams& p, cudaStream_t stream, bool
 template <Arch kArch, class Traits, int kHeadDim, int kRowWarps, KeyWalk kWalk, bool kUnsplit>
 cudaError_t launch_decode_key_walk(const DecodeParams& p, cudaStream_t stream) {
   DecodeKvMaps maps{};
-  if (decode_tma_maps<kArch, kHeadDim, kRowWarps, kWalk, kUnsplit>(p, &maps)) {
-    if constexpr (kArch == Arch::kSm90a && kWalk != KeyWalk::kContiguous && kRowWarps == 1) {
+  if constexpr (decode_has_tma_walk<kArch, kRowWarps, kWalk>()) {
+    if (decode_tma_maps<kArch, kHeadDim, kRowWarps, kWalk, kUnsplit>(p, &maps)) {
       return launch_decode_tiles<kArch, Traits, kHeadDim, kRowWarps, kWalk, kUnsplit, true>(p, stream, false, maps);
     }
   }
@@ -136,7 +140,7 @@ cudaError_t launch_decode_layout(const DecodeParams& p, cudaStream_t stream) {
     return launch_decode_key_walk<kArch, Traits, kHeadDim, kRowWarps, KeyWalk::kContiguous, false>(p, stream);
   }
   // Not for the 64-row chunked-prefill blocks (that kernel also spilled with it: 255 registers).
-  if constexpr (kRowWarps == 1 && kArch == Arch::kSm90a) {
+  if constexpr (decode_has_tma_walk<kArch, kRowWarps, KeyWalk::kPagedAddressOrder>()) {
     constexpr int kBlockN = decode_sorted_tile_shape(kArch, kHeadDim).block_n;
     DecodeKvMaps maps{};
     if (p.sorted_pages != nullptr && p.page_sort_ctas > 0 &&
