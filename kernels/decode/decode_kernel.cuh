@@ -288,7 +288,9 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
   auto key_order_boxes = [&](int blk) {
     return min(boxes_per_block, (seq.seqlen_k - blk * kBlockN + box_rows - 1) / box_rows);
   };
-  auto sorted_boxes = [&](int i_sorted) { return max(0, min(pages_per_block, sorted_valid - i_sorted * pages_per_block)); };
+  auto sorted_boxes = [&](int i_sorted) {
+    return max(0, min(pages_per_block, sorted_valid - i_sorted * pages_per_block));
+  };
   // Zeroes this thread's V chunks (rows r_first + i * kRowsPerPass, chunk ch) of `stage` for which
   // row_invalid(row) holds, and orders those writes before the TMA's next fill of the stage.
   auto zero_v_rows = [&](int stage, auto row_invalid) {
@@ -296,7 +298,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
     for (int i = 0; i < kLoadRows; ++i) {
       const int r = r_first + i * kRowsPerPass;
       if (row_invalid(r)) {
-        *reinterpret_cast<uint4*>(stage_v(stage) + kv_tile_offset<kHeadDim, kBlockN, kTma>(r, ch)) = make_uint4(0, 0, 0, 0);
+        *reinterpret_cast<uint4*>(stage_v(stage) + kv_tile_offset<kHeadDim, kBlockN, kTma>(r, ch)) =
+            make_uint4(0, 0, 0, 0);
       }
     }
     hopper::fence_view_async_shared();
@@ -414,7 +417,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
       if (sorted_block) {
         const int i_sorted = it - kHeadBlocks;
         const int tail_slot = *sorted_tail_slot;
-        if ((i_sorted + 1) * pages_per_block > sorted_valid || (tail_slot >= 0 && tail_slot / pages_per_block == i_sorted)) {
+        if ((i_sorted + 1) * pages_per_block > sorted_valid ||
+            (tail_slot >= 0 && tail_slot / pages_per_block == i_sorted)) {
           zero_v_rows(stage, [&](int r) {
             const int slot = i_sorted * pages_per_block + (r >> page_log2);
             return slot >= sorted_valid || (slot == tail_slot && (r & (page_size - 1)) >= sorted_tail_rows);

@@ -69,14 +69,14 @@ constexpr DecodeTileShape decode_unsplit_tile_shape(Arch arch, int head_dim) {
 // sm90a split calls that visit their pages in address order (decode_page_sort; by rule the
 // single-sequence rows at head dim 64 and pages of 16; forced, any eligible call): eight warps a
 // CTA on 128-key stages (64 KiB at head dim 128), one CTA an SM. (Measured below on the cp.async
-// walk, before the address-order walk moved to the TMA in session 28.) With four warps such a call is bound by each warp's instruction stream more than by
-// HBM: ncu of B1 Hq32 Hk32 k65536 d128 on an H200 (docs/results/2026-11-28-h100-session27.md) had
-// one warp a scheduler issuing once every 2.5-3.2 cycles, and the page walk adds 6-30% to the
-// contiguous kernel's instructions; two warps a scheduler hide part of that latency. Three rounds
-// in alternating processes, % of the HBM floor, B1 rows at pages of 16 / 64: H200 +2.1..+2.9 (d128
-// and d64); H100 d128 -0.8..+0.3, d64 -0.7..+0.5 (its slower HBM leaves the four-warp kernel less
-// exposed). The contiguous and key-order kernels keep four warps (eight measured -1.4..+0.5 on
-// them, H200).
+// walk, before the address-order walk moved to the TMA in session 28.) With four warps such a call
+// is bound by each warp's instruction stream more than by HBM: ncu of B1 Hq32 Hk32 k65536 d128 on
+// an H200 (docs/results/2026-11-28-h100-session27.md) had one warp a scheduler issuing once every
+// 2.5-3.2 cycles, and the page walk adds 6-30% to the contiguous kernel's instructions; two warps a
+// scheduler hide part of that latency. Three rounds in alternating processes, % of the HBM floor,
+// B1 rows at pages of 16 / 64: H200 +2.1..+2.9 (d128 and d64); H100 d128 -0.8..+0.3, d64
+// -0.7..+0.5 (its slower HBM leaves the four-warp kernel less exposed). The contiguous and
+// key-order kernels keep four warps (eight measured -1.4..+0.5 on them, H200).
 constexpr DecodeTileShape decode_sorted_tile_shape(Arch arch, int head_dim) {
   const DecodeTileShape tile = decode_tile_shape(arch, head_dim);
   if (arch != Arch::kSm90a || head_dim > 128) return tile;
