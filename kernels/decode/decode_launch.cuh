@@ -19,11 +19,12 @@ namespace decode {
 // The TMA maps of a paged cache (DecodeKvMaps): (head_dim, heads_kv, page_size, cache_rows) with
 // boxes of (64 columns, 1 head, box_rows, 1 page), 128-byte swizzled. False where the driver
 // refuses the cache's strides or alignment (the caller then takes the cp.async kernel).
-// L2 promotion: a box row is 128 bytes; at kernel head dim 64 that is a whole cache row of one kv
-// head and 256-byte promotion also fetches the next head's row (B1 Hk8 d64 page 256, H100: 81.3%
-// of the HBM floor against 84.6% with 128-byte promotion), while at 128 (two boxes a row) 256-byte
-// promotion measured 0.0-1.9 points ahead (docs/results/2026-11-28-h100-session28.md).
-inline bool encode_decode_kv_maps(const DecodeParams& p, int box_rows, bool promote_256, DecodeKvMaps* maps) {
+// L2 promotion 128 bytes (a box row): at kernel head dim 64 a box row is a whole cache row of one kv
+// head, and 256-byte promotion also fetched the next head's row (B1 Hk8 d64 page 256, H100: 81.3%
+// of the HBM floor against 84.6%); at 128 and 256 it cost the H200 4-10 points of its floor on every
+// paged cell (B8 Hq32 d128 page 256: 87.1% against 96.2%), where on the H100 it had measured 0.0-1.0
+// ahead in key order (docs/results/2026-11-28-h200-session29.md).
+inline bool encode_decode_kv_maps(const DecodeParams& p, int box_rows, DecodeKvMaps* maps) {
   const hopper::EncodeTiledFn encode = hopper::encode_tiled();
   if (encode == nullptr) return false;
   auto one = [&](CUtensorMap* map, const void* base, int64_t page_stride, int64_t row_stride, int64_t head_stride) {
@@ -36,7 +37,7 @@ inline bool encode_decode_kv_maps(const DecodeParams& p, int box_rows, bool prom
     if (head_stride <= 0 || row_stride <= 0 || page_stride <= 0) return false;
     return encode(map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 4, const_cast<void*>(base), dims, strides, box, element_strides,
                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                  promote_256 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
   };
   return one(&maps->k, p.k_cache, p.k_page_stride, p.k_row_stride, p.k_head_stride) &&
@@ -74,7 +75,7 @@ bool decode_tma_maps(const DecodeParams& p, DecodeKvMaps* maps) {
   static_assert(decode_has_tma_walk<kArch, kRowWarps, kWalk>(), "no TMA walk for this launch");
   constexpr int kBlockN = decode_launch_tile_shape<kArch, kHeadDim, kWalk, kUnsplit>().block_n;
   return decode_tma_fits(p.page_size, kBlockN, p.cache_leftpad != nullptr) &&
-         encode_decode_kv_maps(p, std::min(p.page_size, kBlockN), kHeadDim > 64, maps);
+         encode_decode_kv_maps(p, std::min(p.page_size, kBlockN), maps);
 }
 
 // `programmatic`: launched as the programmatic dependent of the grid before it on the stream
