@@ -328,7 +328,7 @@ void decode(int device, const std::string& arch, const std::string& dtype, const
 // bound), 0 picks by the heuristic from the SM count.
 py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads, int heads_kv, int seqlen_q,
                      int max_seqlen_k, int num_sms, int num_splits, int page_size, bool leftpad,
-                     const std::string& dtype) {
+                     const std::string& dtype, double hbm_bytes_per_s) {
   if (heads_kv <= 0 || heads % heads_kv != 0) throw py::value_error("flashcore: heads must be a multiple of heads_kv");
   check_head_dim(head_dim);
   // The tile shape and the split scratch's rows are the kernel's head dim's: the one decode() will
@@ -361,7 +361,7 @@ py::dict decode_plan(const std::string& arch, int head_dim, int batch, int heads
   const int sorted_block_n = decode_sorted_tile_shape(parse_arch(arch), tile_dim).block_n;
   const DecodePageSort sort = decode_page_sort(parse_arch(arch) == Arch::kSm90a, tile_dim, rows, page_size, sorted_block_n,
                                                leftpad, batch, heads_kv, splits, max_seqlen_k, num_sms,
-                                               forced_decode_page_order());
+                                               forced_decode_page_order(), hbm_bytes_per_s);
   plan["sorted_block_n"] = sorted_block_n;  // the key block of the address-order walk
   plan["sorted_pages_entries"] = sort.ctas > 0 ? static_cast<int64_t>(batch) * splits * kDecodeSortPages : 0;
   plan["page_sort_ctas"] = sort.ctas;
@@ -473,10 +473,12 @@ PYBIND11_MODULE(_C, m) {
   m.def("decode_plan", &flashcore::decode_plan, py::arg("arch"), py::arg("head_dim"), py::arg("batch"),
         py::arg("heads"), py::arg("heads_kv"), py::arg("seqlen_q"), py::arg("max_seqlen_k"), py::arg("num_sms"),
         py::arg("num_splits"), py::arg("page_size") = 0, py::arg("leftpad") = false, py::arg("dtype") = "",
+        py::arg("hbm_bytes_per_s") = 0.0,
         "Split count (num_splits 0: heuristic from the shapes and num_sms; bound max_splits), tile "
         "sizes, the compiled head dim the call runs on ('kernel_head_dim', the split scratch's row "
         "width, for `dtype` ('fp16' / 'bf16'; '' either); 0: none) and page-sort scratch entries "
-        "('sorted_pages_entries', int64; paged calls: page_size > 0) of a decode call."),
+        "('sorted_pages_entries', int64; paged calls: page_size > 0) of a decode call. hbm_bytes_per_s: "
+        "the GPU's HBM bandwidth (the page-order rule differs above 4 TB/s; 0: unknown)."),
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
         "('bwd_kernels'), KV-cache decode kernels ('decode_kernels'), CUDA and host compiler versions.");

@@ -5,6 +5,8 @@ agrees with torch's math attention."""
 
 import math
 import sys
+import types
+from unittest import mock
 
 import pytest
 import torch
@@ -114,6 +116,36 @@ def test_page_sort_plan():
     assert plan(page_size=16, batch=32, **d64)["sorted_pages_entries"] == 0  # no split
     assert plan(page_size=16, max_seqlen_k=131072, **d64)["sorted_pages_entries"] == 0  # 1952 pages a split
     assert plan(page_size=16, heads_kv=8, seqlen_q=7, **d64)["sorted_pages_entries"] == 0  # 28 rows: not decode
+
+
+def test_page_sort_rule_by_hbm_bandwidth():
+    # From 4 TB/s of HBM (an H200's 4.8; kernels/decode/tile_policy.h decode_sort_max_page_size) the
+    # rule sorts pages up to 64 keys at kernel head dim 64 and 16 at 128; none at 256. Below it (an
+    # H100's 3.35, or 0: torch did not report the memory clock) 16 at 64 only.
+    def sorted_pages(head_dim, page_size, hbm):
+        return plan(head_dim=head_dim, page_size=page_size, hbm_bytes_per_s=hbm)["page_sort_ctas"] > 0
+    fast, slow = 4.8e12, 3.35e12
+    assert [sorted_pages(64, ps, fast) for ps in (16, 32, 64, 128)] == [True, True, True, False]
+    assert [sorted_pages(128, ps, fast) for ps in (16, 32, 64)] == [True, False, False]
+    assert [sorted_pages(256, ps, fast) for ps in (16, 32, 64)] == [False, False, False]
+    for hbm in (slow, 0.0):
+        assert [sorted_pages(64, ps, hbm) for ps in (16, 32, 64)] == [True, False, False]
+        assert [sorted_pages(128, ps, hbm) for ps in (16, 32)] == [False, False]
+    assert not sorted_pages(128, 16, 3.99e12) and sorted_pages(128, 16, 4.0e12)
+    # _hbm_bytes_per_s: the bandwidth from torch's memory clock (kHz, double data rate) and bus width.
+    props = types.SimpleNamespace(memory_clock_rate=3_201_000, memory_bus_width=6144)
+    with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=props):
+        kvcache._hbm_bytes_per_s.cache_clear()
+        try:
+            assert abs(kvcache._hbm_bytes_per_s(0) - 4.917e12) < 1e9
+        finally:
+            kvcache._hbm_bytes_per_s.cache_clear()
+    with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=types.SimpleNamespace()):
+        kvcache._hbm_bytes_per_s.cache_clear()
+        try:
+            assert kvcache._hbm_bytes_per_s(0) == 0.0
+        finally:
+            kvcache._hbm_bytes_per_s.cache_clear()
 
 
 def cpu_case(**over):

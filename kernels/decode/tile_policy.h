@@ -114,14 +114,23 @@ constexpr int kDecodeSortPages = 1024;
 constexpr int kDecodeSortHeadBlocks = 12;
 constexpr int kDecodeSortThreads = 1024;
 constexpr int kDecodeSortMaxListsPerCta = 4;  // a list per 256 threads at most (4 entries each)
-// The largest page size the rule sorts, by the kernel's head dim. Since the paged walks load with
-// the TMA (session 28, docs/results/2026-11-28-h100-session28.md; H100, B1 rows, % of the HBM
-// floor, three rounds, address / key order): head dim 128, pages of 16 89.8 / 90.4 (Hq32 Hk32)
-// and 86.5 / 86.7 (Hk8), pages of 64 90.2 / 92.4 and 87.4 / 87.5 -- key order, never sorted; head
-// dim 64, pages of 16 87.1 / 86.4 and 82.1 / 80.8 (sorted), 64 86.8 / 89.5 and 82.0 / 82.8 (key
-// order). Pages of 32 were not measured: key order. (Session 27, with the cp.async walk: sorted up
-// to 64 at every head dim, 128 in key order.)
-constexpr int decode_sort_max_page_size(int head_dim) { return head_dim <= 64 ? 16 : 0; }
+// The largest page size the rule sorts, by the kernel's head dim and the GPU's HBM bandwidth (the
+// two GPUs measured disagree; B1 rows, random tables, % of the HBM floor, address / key order):
+//  - below kDecodeFastHbmBytesPerS (H100, 3.35 TB/s; session 28, TMA walk, 128-byte promotion at
+//    d64 and 256 at d128): head dim 128, pages of 16 89.8 / 90.4 (Hq32 Hk32) and 86.5 / 86.7 (Hk8)
+//    -- with 128-byte promotion 88.4 / 90.3 and 84.6 / 86.4 -- pages of 64 90.2 / 92.4: key order;
+//    head dim 64, pages of 16 87.1 / 86.4 and 82.1 / 80.8 (sorted), 64 86.8 / 89.5 and 82.0 / 82.8;
+//  - from it (H200, 4.8 TB/s; session 29, TMA walk, 128-byte promotion,
+//    docs/results/2026-11-28-h200-session29.md): head dim 64, pages of 16 89.0 / 74.1 and
+//    79.6 / 71.2, 32 88.1 / 83.4 and 81.1 / 78.1, 64 88.8 / 86.8 and 81.4 / 81.4, 128 89.0 / 88.5 and
+//    81.6 / 82.8; head dim 128, pages of 16 90.4 / 87.1 and 86.0 / 83.9, 32 90.8 / 90.9 and
+//    86.4 / 86.5, 64 90.8 / 92.2; head dim 256 within 0.3 but pages of 64 (92.4 / 93.5): key order.
+// The sort grid costs a few microseconds a call whatever the GPU; why the H200 gains more from
+// the address order (DRAM locality at a higher rate?) is not isolated.
+constexpr double kDecodeFastHbmBytesPerS = 4.0e12;
+constexpr int decode_sort_max_page_size(int head_dim, bool fast_hbm) {
+  return fast_hbm ? (head_dim <= 64 ? 64 : head_dim <= 128 ? 16 : 0) : (head_dim <= 64 ? 16 : 0);
+}
 
 constexpr size_t decode_smem_bytes(DecodeTileShape tile, int block_m, int head_dim) {
   return static_cast<size_t>(block_m + 2 * tile.stages * tile.block_n) * head_dim * 2;
@@ -144,7 +153,8 @@ struct DecodePageSort {
 // whole pages per key block (page_size divides block_n) of at least 8 keys (an n8 score tile in
 // one page); no leftpad (blocks start on page boundaries); at most kDecodeSortPages sorted pages a
 // split (a split has at most ceil(ceil(capacity / block_n) / num_splits) key blocks).
-// By rule (forced 0) only split calls with pages of at most decode_sort_max_page_size keys whose sort
+// By rule (forced 0) only split calls with pages of at most decode_sort_max_page_size keys (for the
+// GPU's HBM bandwidth: hbm_bytes_per_s, 0 where unknown: the slower class) whose sort
 // grid fits on the SMs the decode grid leaves idle: a sort CTA beside a decode CTA slowed that CTA
 // and so the whole grid (B1 Hk8, 16 sort CTAs: the decode grid 198.6 us under graph replay against
 // 186.1 in key order, docs/results/2026-11-24-h100-session16.md); the sort kernel's shared memory
@@ -160,7 +170,7 @@ constexpr bool decode_page_walk_fits(bool sm90a, int rows_per_kv_head, int page_
 
 constexpr DecodePageSort decode_page_sort(bool sm90a, int head_dim, int rows_per_kv_head, int page_size, int block_n,
                                           bool leftpad, int batch, int heads_kv, int num_splits, int capacity, int num_sms,
-                                          int forced) {
+                                          int forced, double hbm_bytes_per_s) {
   if (!decode_page_walk_fits(sm90a, rows_per_kv_head, page_size, block_n, leftpad) || batch < 1 || num_splits < 1 ||
       forced == 1) {
     return {0, 1};
@@ -170,7 +180,7 @@ constexpr DecodePageSort decode_page_sort(bool sm90a, int head_dim, int rows_per
   const long long lists = static_cast<long long>(batch) * num_splits;
   const long long idle_sms = num_sms - static_cast<long long>(batch) * heads_kv * num_splits;
   const long long min_ctas = (lists + kDecodeSortMaxListsPerCta - 1) / kDecodeSortMaxListsPerCta;
-  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas || page_size > decode_sort_max_page_size(head_dim))) {
+  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas || page_size > decode_sort_max_page_size(head_dim, hbm_bytes_per_s >= kDecodeFastHbmBytesPerS))) {
     return {0, 1};
   }
   const long long ctas = std::max(min_ctas, std::min(lists, idle_sms));

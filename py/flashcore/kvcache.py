@@ -36,16 +36,27 @@ def _num_sms(device_index: int) -> int:
     return torch.cuda.get_device_properties(device_index).multi_processor_count
 
 
+@functools.lru_cache(maxsize=None)
+def _hbm_bytes_per_s(device_index: int) -> float:
+    """The GPU's HBM bandwidth from its memory clock (kHz, double data rate) and bus width (bits);
+    0.0 where torch does not report them. The page-order rule differs above 4 TB/s
+    (kernels/decode/tile_policy.h decode_sort_max_page_size)."""
+    props = torch.cuda.get_device_properties(device_index)
+    clock_khz = getattr(props, "memory_clock_rate", 0) or 0
+    bus_bits = getattr(props, "memory_bus_width", 0) or 0
+    return 2.0 * clock_khz * 1e3 * bus_bits / 8.0
+
+
 @functools.lru_cache(maxsize=4096)
 def _plan(arch: str, head_dim: int, batch: int, heads: int, heads_kv: int, seqlen_q: int, max_seqlen_k: int,
           num_sms: int, num_splits: int, page_size: int = 0, leftpad: bool = False,
-          dtype: str = "") -> Tuple[int, int, int, int, int]:
+          dtype: str = "", hbm_bytes_per_s: float = 0.0) -> Tuple[int, int, int, int, int]:
     """(split count, int64 entries of the page-sort scratch, sort CTAs, lists per sort CTA, the
     compiled head dim the call runs on: the split scratch's row width) of a call: functions of the
-    shapes, the layout and the SM count only (never of cache_seqlens), so the scratch of a captured
-    step fits every replay. _set_forced_page_order clears the cache."""
+    shapes, the layout, the SM count and the HBM bandwidth only (never of cache_seqlens), so the
+    scratch of a captured step fits every replay. _set_forced_page_order clears the cache."""
     plan = _C.decode_plan(arch, head_dim, batch, heads, heads_kv, seqlen_q, max_seqlen_k, num_sms, num_splits,
-                          page_size, leftpad, dtype)
+                          page_size, leftpad, dtype, hbm_bytes_per_s)
     return (plan["num_splits"], plan["sorted_pages_entries"], plan["page_sort_ctas"],
             plan["page_sort_lists_per_cta"], plan["kernel_head_dim"])
 
@@ -103,7 +114,7 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     page_size = k_cache.shape[1] if block_table is not None else 0
     splits, sort_entries, sort_ctas, sort_lists, kernel_head_dim = _plan(
         arch, head_dim, batch, heads, heads_kv, seqlen_q, capacity, _num_sms(device), num_splits, page_size,
-        cache_leftpad is not None, _DTYPE_NAMES[q.dtype])
+        cache_leftpad is not None, _DTYPE_NAMES[q.dtype], _hbm_bytes_per_s(device))
     sorted_pages = None
     if sort_entries:
         sorted_pages = torch.empty((sort_entries,), dtype=torch.int64, device=q.device)
