@@ -478,7 +478,7 @@ PYBIND11_MODULE(_C, m) {
         "sizes, the compiled head dim the call runs on ('kernel_head_dim', the split scratch's row "
         "width, for `dtype` ('fp16' / 'bf16'; '' either); 0: none) and page-sort scratch entries "
         "('sorted_pages_entries', int64; paged calls: page_size > 0) of a decode call. hbm_bytes_per_s: "
-        "the GPU's HBM bandwidth (the page-order rule differs above 4 TB/s; 0: unknown)."),
+        "the GPU's HBM bandwidth (the page-order rule differs from 4.4 TB/s; 0: unknown)."),
   m.def("build_info", &flashcore::build_info,
         "Compiled (arch, dtype, head_dim, causal) forward kernels ('kernels') and backward kernels "
         "('bwd_kernels'), KV-cache decode kernels ('decode_kernels'), CUDA and host compiler versions.");

@@ -72,7 +72,8 @@ def test_plan_names_the_kernel_head_dim():
 
 
 def test_the_launch_path_plans_with_the_call_dtype():
-    # kvcache._launch's call, as it makes it: (splits, sort entries, sort CTAs, lists, kernel head dim).
+    # kvcache._launch's call without its last argument (the HBM bandwidth; 0: the slower GPUs' rule):
+    # (splits, sort entries, sort CTAs, lists, kernel head dim).
     from flashcore._attention import _DTYPE_NAMES
     for dtype in (torch.float16, torch.bfloat16):
         got = kvcache._plan("sm90a", 96, 1, 32, 8, 1, 131072, 132, 0, 0, False, _DTYPE_NAMES[dtype])
@@ -84,8 +85,9 @@ def test_page_sort_plan():
     # Paged split decode calls on sm90a may visit their pages in address order: scratch of (batch,
     # splits, 1024) int64 entries (kernels/decode/tile_policy.h decode_page_sort), where the sort grid
     # fits on the SMs the decode grid leaves idle, and by rule only pages of at most
-    # decode_sort_max_page_size keys: 16 at kernel head dim 64, none at 128 and 256 (with the TMA
-    # walk key order measured ahead there).
+    # decode_sort_max_page_size keys -- below 4.4 TB/s of HBM (hbm_bytes_per_s 0 here: an H100's
+    # rule) 16 at kernel head dim 64, none at 128 and 256 (with the TMA walk key order measured ahead
+    # there; the faster GPUs' rule: test_page_sort_rule_by_hbm_bandwidth).
     d64 = dict(head_dim=64)
     assert plan(**d64)["sorted_pages_entries"] == 0  # contiguous
     p = plan(page_size=16, **d64)  # 4 splits x 32 heads = 128 decode CTAs: 4 SMs idle, 4 lists
@@ -119,25 +121,25 @@ def test_page_sort_plan():
 
 
 def test_page_sort_rule_by_hbm_bandwidth():
-    # From 4 TB/s of HBM (an H200's 4.8; kernels/decode/tile_policy.h decode_sort_max_page_size) the
+    # From 4.4 TB/s of HBM (an H200's 4.8; kernels/decode/tile_policy.h decode_sort_max_page_size) the
     # rule sorts pages up to 64 keys at kernel head dim 64 and 16 at 128; none at 256. Below it (an
-    # H100's 3.35, or 0: torch did not report the memory clock) 16 at 64 only.
+    # H100's 3.35, GPUs rated near 4.0, or 0: torch did not report the memory clock) 16 at 64 only.
     def sorted_pages(head_dim, page_size, hbm):
         return plan(head_dim=head_dim, page_size=page_size, hbm_bytes_per_s=hbm)["page_sort_ctas"] > 0
     fast, slow = 4.8e12, 3.35e12
     assert [sorted_pages(64, ps, fast) for ps in (16, 32, 64, 128)] == [True, True, True, False]
     assert [sorted_pages(128, ps, fast) for ps in (16, 32, 64)] == [True, False, False]
     assert [sorted_pages(256, ps, fast) for ps in (16, 32, 64)] == [False, False, False]
-    for hbm in (slow, 0.0):
+    for hbm in (slow, 4.0e12, 0.0):
         assert [sorted_pages(64, ps, hbm) for ps in (16, 32, 64)] == [True, False, False]
         assert [sorted_pages(128, ps, hbm) for ps in (16, 32)] == [False, False]
-    assert not sorted_pages(128, 16, 3.99e12) and sorted_pages(128, 16, 4.0e12)
+    assert not sorted_pages(128, 16, 4.39e12) and sorted_pages(128, 16, 4.4e12)
     # _hbm_bytes_per_s: the bandwidth from torch's memory clock (kHz, double data rate) and bus width.
-    props = types.SimpleNamespace(memory_clock_rate=3_201_000, memory_bus_width=6144)
+    props = types.SimpleNamespace(memory_clock_rate=3_201_000, memory_bus_width=6016)  # an H200's
     with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=props):
         kvcache._hbm_bytes_per_s.cache_clear()
         try:
-            assert abs(kvcache._hbm_bytes_per_s(0) - 4.917e12) < 1e9
+            assert abs(kvcache._hbm_bytes_per_s(0) - 4.814e12) < 1e9
         finally:
             kvcache._hbm_bytes_per_s.cache_clear()
     with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=types.SimpleNamespace()):

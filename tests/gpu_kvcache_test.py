@@ -129,12 +129,20 @@ def test_paged_decode_runs_the_tma_walk_where_it_fits():
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)
-@pytest.mark.parametrize("d", [64, 256])
-def test_long_paged_cache_other_kernel_head_dims_in_each_page_order(d, page_order):
+@pytest.mark.parametrize("d,page_size", [(64, 16), (64, 32), (64, 64), (256, 16)])
+def test_long_paged_cache_other_kernel_head_dims_in_each_page_order(d, page_size, page_order):
     # The address-order walk past its head blocks at the other kernel head dims: d64 (by rule at
-    # pages of 16: eight warps, 128-key blocks; 3000 keys a split are 23 blocks past 12) and d256
-    # (forced: two stages of 64 keys), with partial last pages.
-    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=16, num_splits=3, seed=13).run()
+    # pages of 16, and of 32 and 64 from 4.4 TB/s of HBM: eight warps, 128-key blocks; 3000 keys a
+    # split are 23 blocks past 12) and d256 (forced: two stages of 64 keys), with partial last pages.
+    Case(batch=2, d=d, heads=(32, 8), capacity=9000, page_size=page_size, num_splits=3, seed=13).run()
+
+
+def test_the_device_reports_its_hbm_bandwidth():
+    """The page-order rule reads the GPU's HBM bandwidth from torch (kvcache._hbm_bytes_per_s:
+    memory clock and bus width); where that reads 0 every call takes the slower GPUs' rule, which
+    would go unnoticed."""
+    bandwidth = kvcache._hbm_bytes_per_s(torch.cuda.current_device())
+    assert bandwidth > (3e12 if torch.cuda.get_device_capability() == (9, 0) else 0), bandwidth
 
 
 @pytest.mark.parametrize("page_order", ["key", "address"], indirect=True)

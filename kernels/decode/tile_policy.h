@@ -126,8 +126,10 @@ constexpr int kDecodeSortMaxListsPerCta = 4;  // a list per 256 threads at most 
 //    81.6 / 82.8; head dim 128, pages of 16 90.4 / 87.1 and 86.0 / 83.9, 32 90.8 / 90.9 and
 //    86.4 / 86.5, 64 90.8 / 92.2; head dim 256 within 0.3 but pages of 64 (92.4 / 93.5): key order.
 // The sort grid costs a few microseconds a call whatever the GPU; why the H200 gains more from
-// the address order (DRAM locality at a higher rate?) is not isolated.
-constexpr double kDecodeFastHbmBytesPerS = 4.0e12;
+// the address order (DRAM locality at a higher rate?) is not isolated. The cut lies between the two
+// GPUs measured, above the unmeasured ones rated near 4 TB/s (H100 NVL 3.9, H20 and GH200-96GB 4.0,
+// whose reported clocks could fall on either side of 4.0): they keep the H100's rule.
+constexpr double kDecodeFastHbmBytesPerS = 4.4e12;
 constexpr int decode_sort_max_page_size(int head_dim, bool fast_hbm) {
   return fast_hbm ? (head_dim <= 64 ? 64 : head_dim <= 128 ? 16 : 0) : (head_dim <= 64 ? 16 : 0);
 }
@@ -180,7 +182,9 @@ constexpr DecodePageSort decode_page_sort(bool sm90a, int head_dim, int rows_per
   const long long lists = static_cast<long long>(batch) * num_splits;
   const long long idle_sms = num_sms - static_cast<long long>(batch) * heads_kv * num_splits;
   const long long min_ctas = (lists + kDecodeSortMaxListsPerCta - 1) / kDecodeSortMaxListsPerCta;
-  if (forced != 2 && (num_splits < 2 || idle_sms < min_ctas || page_size > decode_sort_max_page_size(head_dim, hbm_bytes_per_s >= kDecodeFastHbmBytesPerS))) {
+  const bool fast_hbm = hbm_bytes_per_s >= kDecodeFastHbmBytesPerS;
+  if (forced != 2 &&
+      (num_splits < 2 || idle_sms < min_ctas || page_size > decode_sort_max_page_size(head_dim, fast_hbm))) {
     return {0, 1};
   }
   const long long ctas = std::max(min_ctas, std::min(lists, idle_sms));

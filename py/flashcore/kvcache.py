@@ -39,7 +39,7 @@ def _num_sms(device_index: int) -> int:
 @functools.lru_cache(maxsize=None)
 def _hbm_bytes_per_s(device_index: int) -> float:
     """The GPU's HBM bandwidth from its memory clock (kHz, double data rate) and bus width (bits);
-    0.0 where torch does not report them. The page-order rule differs above 4 TB/s
+    0.0 where torch does not report them. The page-order rule differs from 4.4 TB/s
     (kernels/decode/tile_policy.h decode_sort_max_page_size)."""
     props = torch.cuda.get_device_properties(device_index)
     clock_khz = getattr(props, "memory_clock_rate", 0) or 0
