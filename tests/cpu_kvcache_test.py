@@ -135,19 +135,16 @@ def test_page_sort_rule_by_hbm_bandwidth():
         assert [sorted_pages(128, ps, hbm) for ps in (16, 32)] == [False, False]
     assert not sorted_pages(128, 16, 4.39e12) and sorted_pages(128, 16, 4.4e12)
     # _hbm_bytes_per_s: the bandwidth from torch's memory clock (kHz, double data rate) and bus width.
-    props = types.SimpleNamespace(memory_clock_rate=3_201_000, memory_bus_width=6016)  # an H200's
-    with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=props):
-        kvcache._hbm_bytes_per_s.cache_clear()
-        try:
-            assert abs(kvcache._hbm_bytes_per_s(0) - 4.814e12) < 1e9
-        finally:
+    def bandwidth_of(props):
+        with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=props):
             kvcache._hbm_bytes_per_s.cache_clear()
-    with mock.patch.object(kvcache.torch.cuda, "get_device_properties", return_value=types.SimpleNamespace()):
-        kvcache._hbm_bytes_per_s.cache_clear()
-        try:
-            assert kvcache._hbm_bytes_per_s(0) == 0.0
-        finally:
-            kvcache._hbm_bytes_per_s.cache_clear()
+            try:
+                return kvcache._hbm_bytes_per_s(0)
+            finally:
+                kvcache._hbm_bytes_per_s.cache_clear()
+    h200 = types.SimpleNamespace(memory_clock_rate=3_201_000, memory_bus_width=6016)
+    assert abs(bandwidth_of(h200) - 4.814e12) < 1e9
+    assert bandwidth_of(types.SimpleNamespace()) == 0.0
 
 
 def cpu_case(**over):
