@@ -151,21 +151,24 @@ constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 12
 // copy of its mainloop (no new instantiation key) that a call takes when head_dim <= qk_cols and
 // head_dim_v <= pv_cols (qk_cols = 0: none):
 //   - Q K^T runs qk_cols / 16 k16 slices instead of kHeadDim / 16 (K-major operands: any slice);
-//   - P V runs N = pv_cols: V is an MN-major operand, built from whole swizzle atoms (64 columns
-//     at 128-byte swizzle, 32 at d96's 64-byte), so pv_cols drops by atoms only.
-//   96: (80, 96) -- Phi-2's 80 (and 72): Q K^T 5 slices of 6; P V keeps 96 (80 is not whole atoms).
+//   - P V runs N = pv_cols. V is an MN-major operand made of swizzle atoms (64 columns at 128-byte
+//     swizzle, 32 at d96's 64-byte); N = 80 and 208 end 16 columns into the last atom. PTX draws
+//     the canonical MN-major layouts in whole atoms; the hardware walks the operand column group by
+//     column group, which the float64 oracle checks at 72, 80, 200 and 208 on every GPU suite run
+//     (session 30, H200: P V at 80 / 208 instead of 96 / 256, +0.6..+4.2% kernel-only).
+//   96: (80, 80) -- Phi-2's 80 (and 72): Q K^T 5 slices of 6, P V at N = 80.
 //   192: (192, 128) -- multi-head latent attention's (192, 128) pair (DeepSeek-V2/V3): P V at
 //        N = 128 instead of 192.
-//   256: (208, 256) -- 200 and 208: Q K^T 13 slices of 16.
+//   256: (208, 208) -- 200 and 208: Q K^T 13 slices of 16, P V at N = 208.
 // 64 and 128 have none: 32 on the 64 kernel and 112 on 128 were not measured, so not built.
 struct FwdNarrowShape {
   int qk_cols;
   int pv_cols;
 };
 constexpr FwdNarrowShape fwd_narrow_shape(int head_dim) {
-  return head_dim == 96    ? FwdNarrowShape{80, 96}
+  return head_dim == 96    ? FwdNarrowShape{80, 80}
          : head_dim == 192 ? FwdNarrowShape{192, 128}
-         : head_dim == 256 ? FwdNarrowShape{208, 256}
+         : head_dim == 256 ? FwdNarrowShape{208, 208}
                            : FwdNarrowShape{0, 0};
 }
 

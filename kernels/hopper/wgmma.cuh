@@ -172,14 +172,15 @@ __device__ __forceinline__ void wgmma_ss(float (&d)[kN / 2], uint64_t desc_a, ui
 
 template <int kN, DType kDType>
 __device__ __forceinline__ void wgmma_rs(float (&d)[kN / 2], const uint32_t (&a)[4], uint64_t desc_b, int scale_d) {
-  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 192 || kN == 256,
-                "wgmma_rs: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 192, 256");
+  static_assert(kN == 64 || kN == 128 || kN == 80 || kN == 96 || kN == 112 || kN == 192 || kN == 208 || kN == 256,
+                "wgmma_rs: N must be 64, 128 (wgmma.cuh) or one of wgmma_wide.cuh's 80, 96, 112, 192, 208, 256");
   if constexpr (kN == 64) wgmma_rs_m64n64k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 128) wgmma_rs_m64n128k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 80) wgmma_rs_m64n80k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 96) wgmma_rs_m64n96k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 112) wgmma_rs_m64n112k16<kDType>(d, a, desc_b, scale_d);
   else if constexpr (kN == 192) wgmma_rs_m64n192k16<kDType>(d, a, desc_b, scale_d);
+  else if constexpr (kN == 208) wgmma_rs_m64n208k16<kDType>(d, a, desc_b, scale_d);
   else wgmma_rs_m64n256k16<kDType>(d, a, desc_b, scale_d);
 }
 
