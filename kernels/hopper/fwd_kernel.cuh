@@ -19,7 +19,7 @@
 //   - a head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and O: multiples of
 //     8) is the tensor maps' innermost extent: the TMA zero-fills Q, K and V's columns past it
 //     and clips O's store there; O's register stores (store_rows) stop at head_dim_v; Q K^T skips
-//     the k16 slices past head_dim, and P V narrows by whole swizzle atoms of V (tile_policy.h
+//     the k16 slices past head_dim, and P V narrows to the narrow shape's N (tile_policy.h
 //     fwd_narrow_shape);
 //   - shared tiles are 128-byte swizzled, 64-byte swizzled at head dim 96 (smem_tile.cuh
 //     tile_swizzle_bytes, with the tiles' loads and wgmma descriptors);

@@ -17,9 +17,11 @@ namespace hopper {
 // Swizzle width of the shared tiles, in bytes: a tile is [kHeadDim / (bytes / 2) column blocks]
 // [rows][bytes / 2 elements], one swizzled row per (row, column block), as the TMA box writes it.
 // 128 bytes (64 columns) where the head dim is a multiple of 64. At 96 that would be one and a half
-// 128-byte atoms, and the PTX ISA builds a wgmma shared-memory operand from whole swizzle atoms
+// 128-byte atoms, and the PTX ISA draws a wgmma shared-memory operand in whole swizzle atoms
 // ("Shared Memory Matrix Layout"): V is P V's MN-major B operand, N = the head dim, so its atom
-// width must divide 96. 64-byte atoms (32 columns; three per row) do. Q, K and O follow V there,
+// width should divide 96 (the hardware also reads an N that ends inside an atom -- tile_policy.h's
+// narrow shapes -- but that would not remove the padding below). 64-byte atoms (32 columns; three
+// per row) divide it. Q, K and O follow V there,
 // so one layout, one TMA box width and one epilogue serve them all, and no shared memory holds
 // padding columns (a half-empty second 128-byte block would make every tile a third larger).
 constexpr int tile_swizzle_bytes(int head_dim) { return head_dim % 64 == 0 ? 128 : 64; }

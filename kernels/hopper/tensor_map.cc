@@ -12,8 +12,9 @@ namespace {
 // tensor whose head dim is an odd multiple of 8 (200: 400-byte rows), or such strides. The TMA
 // then splits box rows into small L2 requests: the d200 forward read 2.3x the sectors and 5.6x the
 // requests of d256's for 1.25x the tiles (ncu, H200, session 30 call 3; not fully explained).
-// There 128-byte promotion measured +0.6..+4.1% forward at d200; rows on the sectors (d80, d96,
-// d256) 0.986..1.006, so they keep 256 (docs/results/2026-11-28-h200-session30.md).
+// There 128-byte promotion measured +0.6..+3.9% forward at d200 (call 3), and this rule +1.1..+5.4%
+// (call 4, backward 0.986..1.016); rows on the sectors (d80, d96, d256) 0.990..1.006 with 128
+// bytes, so they keep 256 (docs/results/2026-11-28-h200-session30.md).
 CUtensorMapL2promotion bshd_l2_promotion(const void* base, const cuuint64_t (&stride_bytes)[3]) {
   constexpr cuuint64_t kSector = 32;
   bool on_sectors = reinterpret_cast<uintptr_t>(base) % kSector == 0;

@@ -160,6 +160,8 @@ constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 12
 //   192: (192, 128) -- multi-head latent attention's (192, 128) pair (DeepSeek-V2/V3): P V at
 //        N = 128 instead of 192.
 //   256: (208, 208) -- 200 and 208: Q K^T 13 slices of 16, P V at N = 208.
+// A pair whose v is wider than the narrow P V (e.g. q/k 80 with v 96, q/k 200 with v 256) runs the
+// full width; with pv_cols at the kernel's width it had taken the narrow Q K^T (not measured).
 // 64 and 128 have none: 32 on the 64 kernel and 112 on 128 were not measured, so not built.
 struct FwdNarrowShape {
   int qk_cols;
