@@ -17,16 +17,21 @@ namespace flashcore {
 namespace decode {
 
 // Merges the splits of one output row per warp: O = sum_s w_s O_s / sum_s w_s with
-// w_s = exp(lse_s - max lse); a split that saw no key has lse -inf and weight 0. The loads of
-// kUnroll splits are issued before their sums: one split per iteration (main before decode4) made
-// the combine a chain of dependent round trips, 16 splits 16 latencies (ncu, B1 Hq32 Hk8 k131072,
-// 16 splits: 10.3 us -> 6.9 us at 4 a batch; docs/results/2026-11-23-h100-decode4.md).
+// w_s = exp(lse_s - max lse); a split that saw no key has lse -inf and weight 0. Every lane loads
+// the log-sum-exps and its columns of kUnroll splits at once and keeps a running max over such
+// chunks (rescaling its sums when the max moves), so a call of up to kUnroll splits waits for one
+// round trip to memory after the split grid ends. Before session 31 the max came first from a loop
+// over the splits (one round trip), then the splits in batches of 8 (one each): 3 round trips at
+// 16 splits (B1 Hq32 Hk8 k131072). (Earlier still, one split per iteration made the combine a chain
+// of 16 dependent round trips: 10.3 us -> 6.9 us at 4 a batch, ncu on an H100,
+// docs/results/2026-11-23-h100-decode4.md.)
 template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;
   constexpr int kPerLane = kHeadDim / 32;
-  // Splits whose loads are in flight together: 8, or 4 at 256 (8 would hold 32 more registers).
-  constexpr int kUnroll = kPerLane <= 4 ? 8 : 4;
+  // Splits whose loads are in flight together: kUnroll x (kPerLane + 1) registers, 80 at head dim
+  // 128, 144 at 256 (a 128-thread CTA may hold 255 a thread, and the grid is a few CTAs).
+  constexpr int kUnroll = 16;
   static_assert(kPerLane == 2 || kPerLane == 4 || kPerLane == 8, "decode combine: head_dim 64, 128 or 256");
   // A lane's columns of one split's row: one float2 / float4, or two float4 at 256.
   struct Vec {
@@ -48,11 +53,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   }
   const int count = p.num_splits;
   const bool active = lane * kPerLane < p.head_dim;  // this lane's columns are the call's
-  float m = -INFINITY;
-  for (int s = lane; s < count; s += 32) m = fmaxf(m, p.lse_accum[s * rows + row]);
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
-  const float m_base = m == -INFINITY ? 0.f : m;
+  float m = -INFINITY;  // the running max of the lses summed so far
   float sum = 0.f;
   float acc[kPerLane] = {};
   for (int s0 = 0; s0 < count; s0 += kUnroll) {
@@ -65,6 +66,17 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
       // o_accum rows are kHeadDim wide; the split kernel wrote the call's head_dim columns.
       v[j] = active ? *reinterpret_cast<const Vec*>(p.o_accum + (s * rows + row) * kHeadDim + lane * kPerLane) : Vec{};
     }
+    float m_new = m;
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) {
+      if (s0 + j < count) m_new = fmaxf(m_new, lse[j]);
+    }
+    // No split with a key yet: subtract 0, so that the weights of -inf lses are exactly 0.
+    const float m_base = m_new == -INFINITY ? 0.f : m_new;
+    const float rescale = expf(m - m_base);  // 0 while m is -inf: sum and acc are 0 then
+    sum *= rescale;
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) acc[i] *= rescale;
 #pragma unroll
     for (int j = 0; j < kUnroll; ++j) {
       if (s0 + j < count) {
@@ -75,6 +87,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
         for (int i = 0; i < kPerLane; ++i) acc[i] += w * vf[i];
       }
     }
+    m = m_new;
   }
   const float inv = sum > 0.f ? 1.f / sum : 0.f;
   auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (row0_q + t) * p.o_row_stride +
