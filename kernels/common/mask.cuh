@@ -134,6 +134,19 @@ __device__ __forceinline__ void softcap_scores(float (&s)[kN], float scale_over_
   for (int i = 0; i < kN; ++i) s[i] = tanh_approx(s[i] * scale_over_softcap);
 }
 
+// softcap_scores in two parts, for a caller that may take the tanh inside its softmax step
+// (kernels/common/online_softmax.cuh TanhScoreTransform).
+template <int kN>
+__device__ __forceinline__ void scale_scores(float (&s)[kN], float scale) {
+#pragma unroll
+  for (int i = 0; i < kN; ++i) s[i] *= scale;
+}
+template <int kN>
+__device__ __forceinline__ void tanh_scores(float (&s)[kN]) {
+#pragma unroll
+  for (int i = 0; i < kN; ++i) s[i] = tanh_approx(s[i]);
+}
+
 // The log2-unit scale the softmax applies to the (possibly softcapped) scores.
 __host__ __device__ __forceinline__ float softmax_scale_log2(const AttentionFeatures& f, float softmax_scale) {
   constexpr float kLog2eF = 1.4426950408889634f;

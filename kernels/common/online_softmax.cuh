@@ -25,6 +25,22 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
+// What step() applies to a block's scores between finding their extreme and the exp2s: nothing,
+// or softcap's tanh (of scores the caller has already multiplied by softmax_scale / softcap). The
+// transform must be non-decreasing, so that the transformed block's max is the transform of the
+// raw max: then the max chain runs on the raw scores beside the transform's MUFU stream instead
+// of after it, and only one more MUFU per row half gives the max. Only with a non-negative
+// scale_log2 (softcap * log2(e)) and on blocks that need no mask: a masked block transforms its
+// scores first (a hidden column must stay apart from a score of -inf, which tanh maps to -1).
+struct NoScoreTransform {
+  static constexpr bool kActive = false;
+  __device__ __forceinline__ float operator()(float x) const { return x; }
+};
+struct TanhScoreTransform {
+  static constexpr bool kActive = true;
+  __device__ __forceinline__ float operator()(float x) const { return tanh_approx(x); }
+};
+
 // kNTiles: n8 column groups per key block. kMaxSlack (log2 units): how far a block's max may
 // rise above a row's running max before the running max moves to it. While it does not move, the
 // block's alpha is exactly 1 and rescale_rows_if_needed skips the accumulator's multiplies (one
@@ -54,9 +70,10 @@ struct OnlineSoftmax {
   // Per element this costs one compare (max), one FFMA (scale and subtract the max together) and
   // one MUFU.EX2: the row extreme is taken over the raw scores, so it is the max for a
   // non-negative scale and the min for a negative one (the branch is uniform per kernel).
-  template <bool kMask>
+  template <bool kMask, class Transform = NoScoreTransform>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
-                                       const KeyRange (&keys)[2], float (&alpha)[2]) {
+                                       const KeyRange (&keys)[2], float (&alpha)[2], Transform transform = {}) {
+    static_assert(!(kMask && Transform::kActive), "a masked block transforms its scores before step()");
     if constexpr (kMask) {
       // Masked columns first become a score the row's extreme ignores and exp2 turns into 0 (-inf,
       // or +inf under a negative scale), so the rest is the unmasked step. Testing each column's
@@ -102,6 +119,11 @@ struct OnlineSoftmax {
       x = exp2_approx(fmaf(x, scale_log2, -m_base));
       return x;
     };
+    // The block's extreme in transformed units (-inf, no visible score, stays -inf).
+    auto transformed_extreme = [&](float ext) {
+      if constexpr (Transform::kActive) return ext == -INFINITY ? ext : transform(ext);
+      return ext;
+    };
     if constexpr (kHalvesTogether) {
       // Both halves' extremes over the quad, each over four partial chains (an all-NaN half gives
       // NaN, which leaves the max where it was), then both halves' exp2s interleaved.
@@ -113,8 +135,9 @@ struct OnlineSoftmax {
         for (int i = 0; i < kPerHalf; ++i)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            const float x = s[4 * (i / 2) + 2 * h + i % 2];
+            float& x = s[4 * (i / 2) + 2 * h + i % 2];
             part[h][i % kParts] = i < kParts ? x : pick(part[h][i % kParts], x);
+            if constexpr (Transform::kActive) x = transform(x);
           }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -136,7 +159,7 @@ struct OnlineSoftmax {
         quad_extremes(ext, min_of);
       }
 #pragma unroll
-      for (int h = 0; h < 2; ++h) m_base[h] = advance_max(h, ext[h]);
+      for (int h = 0; h < 2; ++h) m_base[h] = advance_max(h, transformed_extreme(ext[h]));
 #pragma unroll
       for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
@@ -152,14 +175,18 @@ struct OnlineSoftmax {
 #pragma unroll
         for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
-          for (int e = 0; e < 2; ++e) ext = pick(ext, s[4 * t + 2 * h + e]);
+          for (int e = 0; e < 2; ++e) {
+            float& x = s[4 * t + 2 * h + e];
+            ext = pick(ext, x);
+            if constexpr (Transform::kActive) x = transform(x);
+          }
         ext = pick(ext, __shfl_xor_sync(0xffffffffu, ext, 1));
         return pick(ext, __shfl_xor_sync(0xffffffffu, ext, 2));
       };
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const float ext = scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of) : quad_extreme(h, INFINITY, min_of);
-        const float m_base = advance_max(h, ext);
+        const float m_base = advance_max(h, transformed_extreme(ext));
         float sum = 0.f;
 #pragma unroll
         for (int t = 0; t < kNTiles; ++t)

@@ -381,12 +381,34 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
 
     // A key block needs masking if some row of this tile does not see all of it. Softcap: the
     // scores become tanh(scale * s / softcap) and the softmax scale softcap * log2(e).
+    // Head dim 128: a block without a mask takes softcap's tanh inside the softmax step
+    // (TanhScoreTransform), where the row max's chain runs on the raw scores beside the tanh
+    // stream instead of after it. At 128 a consumer warp's block is 64 tanh and 64 exp2 MUFU ops,
+    // 8 clocks each on its SMSP's XU pipe: 1024 clocks, as long as the warpgroup's two GEMMs, so
+    // the pingpong cannot hide a max chain between them. Measured on an H200 (kernel-only,
+    // alternating processes, docs/results/2026-11-28-h200-session31.md): d128 softcap rows +4.8%
+    // (bf16 and fp16), plain rows within noise; at d64 -8%: its 192-row tile (three consumers, 160
+    // registers) spilled 28-128 bytes more, so the other head dims keep tanh before the step.
+    constexpr bool kTanhInSoftmaxStep = kHeadDim == 128;
     auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
-      if (p.softcap > 0.f) softcap_scores(s, p.softmax_scale / p.softcap);
-      if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
-        softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      if constexpr (kTanhInSoftmaxStep) {
+        const bool softcap = p.softcap > 0.f;
+        if (softcap) scale_scores(s, p.softmax_scale / p.softcap);
+        if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
+          if (softcap) tanh_scores(s);
+          softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+        } else if (softcap) {
+          softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha, TanhScoreTransform{});
+        } else {
+          softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
+        }
       } else {
-        softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
+        if (p.softcap > 0.f) softcap_scores(s, p.softmax_scale / p.softcap);
+        if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
+          softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+        } else {
+          softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
+        }
       }
     };
     // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
