@@ -119,9 +119,11 @@ struct OnlineSoftmax {
       x = exp2_approx(fmaf(x, scale_log2, -m_base));
       return x;
     };
-    // The block's extreme in transformed units (-inf, no visible score, stays -inf).
+    // The block's extreme in transformed units. A transform runs on blocks without a mask only,
+    // so -inf here means every score of the half is -inf (or NaN): tanh(-inf) = -1 is then the
+    // max of the transformed scores, as the transformed-first order would have found.
     auto transformed_extreme = [&](float ext) {
-      if constexpr (Transform::kActive) return ext == -INFINITY ? ext : transform(ext);
+      if constexpr (Transform::kActive) return transform(ext);
       return ext;
     };
     if constexpr (kHalvesTogether) {
