@@ -26,12 +26,14 @@ __device__ __forceinline__ float exp2_approx(float x) {
 }
 
 // What step() applies to a block's scores between finding their extreme and the exp2s: nothing,
-// or softcap's tanh (of scores the caller has already multiplied by softmax_scale / softcap). The
-// transform must be non-decreasing, so that the transformed block's max is the transform of the
-// raw max: then the max chain runs on the raw scores beside the transform's MUFU stream instead
-// of after it, and only one more MUFU per row half gives the max. Only with a non-negative
-// scale_log2 (softcap * log2(e)) and on blocks that need no mask: a masked block transforms its
-// scores first (a hidden column must stay apart from a score of -inf, which tanh maps to -1).
+// or softcap's tanh (of scores the caller has already multiplied by softmax_scale / softcap). For a
+// non-decreasing transform the transformed block's extreme is the transform of the raw extreme, so
+// the max chain runs on the raw scores beside the transform's MUFU stream instead of after it, and
+// one more MUFU per row half gives the extreme. (PTX does not promise that tanh.approx never
+// decreases; where it would, the max is low by its error, about 2^-11 of the softcap, and P above 1
+// by as little: harmless, as kMaxSlack's P up to 2^8.) Only on blocks that need no mask: a masked
+// block transforms its scores first, because a hidden column must stay apart from a score of -inf,
+// which tanh maps to -1.
 struct NoScoreTransform {
   static constexpr bool kActive = false;
   __device__ __forceinline__ float operator()(float x) const { return x; }
@@ -63,13 +65,15 @@ struct OnlineSoftmax {
     row_sum[0] = row_sum[1] = 0.f;
   }
 
-  // Turns the raw scores `s` (Q K^T) of one key block (first column `col0`) into unnormalised
-  // probabilities P in place and returns in `alpha` the factor each row's output accumulator
-  // must be multiplied by. With kMask, columns outside keys[h] (the row's KeyRange) get P = 0.
+  // Turns the raw scores `s` (Q K^T; with a transform, already multiplied by softmax_scale /
+  // softcap) of one key block (first column `col0`) into unnormalised probabilities P in place and
+  // returns in `alpha` the factor each row's output accumulator must be multiplied by. With kMask,
+  // columns outside keys[h] (the row's KeyRange) get P = 0.
   //
   // Per element this costs one compare (max), one FFMA (scale and subtract the max together) and
-  // one MUFU.EX2: the row extreme is taken over the raw scores, so it is the max for a
-  // non-negative scale and the min for a negative one (the branch is uniform per kernel).
+  // one MUFU.EX2 (a transform adds its own op, tanh: one more MUFU, and one per row half): the row
+  // extreme is taken over the raw scores, so it is the max for a non-negative scale and the min
+  // for a negative one (the branch is uniform per kernel).
   template <bool kMask, class Transform = NoScoreTransform>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
                                        const KeyRange (&keys)[2], float (&alpha)[2], Transform transform = {}) {
@@ -120,8 +124,9 @@ struct OnlineSoftmax {
       return x;
     };
     // The block's extreme in transformed units. A transform runs on blocks without a mask only,
-    // so -inf here means every score of the half is -inf (or NaN): tanh(-inf) = -1 is then the
-    // max of the transformed scores, as the transformed-first order would have found.
+    // so -inf here means every score of the half is -inf or NaN: if one is -inf, tanh(-inf) = -1
+    // is the transformed scores' max, as the transform-first order found; if all are NaN the max
+    // moves where that order left it, which is harmless: the half's sum is NaN either way.
     auto transformed_extreme = [&](float ext) {
       if constexpr (Transform::kActive) return transform(ext);
       return ext;

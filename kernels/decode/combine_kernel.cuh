@@ -21,8 +21,8 @@ namespace decode {
 // the log-sum-exps and its columns of kUnroll splits at once and keeps a running max over such
 // chunks (rescaling its sums when the max moves), so a call of up to kUnroll splits waits for one
 // round trip to memory after the split grid ends. Before session 31 the max came first from a loop
-// over the splits (one round trip), then the splits in batches of 8 (one each): 3 round trips at
-// 16 splits (B1 Hq32 Hk8 k131072). (Earlier still, one split per iteration made the combine a chain
+// over the splits (one round trip), then the splits in batches of 8 (4 at head dim 256; one round
+// trip each): 3 round trips at 16 splits (B1 Hq32 Hk8 k131072), 5 at 256. (Earlier still, one split per iteration made the combine a chain
 // of 16 dependent round trips: 10.3 us -> 6.9 us at 4 a batch, ncu on an H100,
 // docs/results/2026-11-23-h100-decode4.md.)
 template <Arch kArch, class Traits, int kHeadDim>
@@ -30,7 +30,9 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams 
   using Element = typename Traits::Element;
   constexpr int kPerLane = kHeadDim / 32;
   // Splits whose loads are in flight together: kUnroll x (kPerLane + 1) registers, 80 at head dim
-  // 128, 144 at 256 (a 128-thread CTA may hold 255 a thread, and the grid is a few CTAs).
+  // 128, 144 at 256 (ptxas: 124 / 186 registers a thread, no spills). The heuristic splits only
+  // calls whose query blocks leave most SMs idle, so their combine grids are small; a caller's
+  // num_splits on a large batch gets a larger grid at 2-3 CTAs an SM at 256.
   constexpr int kUnroll = 16;
   static_assert(kPerLane == 2 || kPerLane == 4 || kPerLane == 8, "decode combine: head_dim 64, 128 or 256");
   // A lane's columns of one split's row: one float2 / float4, or two float4 at 256.

@@ -385,7 +385,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // (TanhScoreTransform), where the row max's chain runs on the raw scores beside the tanh
     // stream instead of after it. At 128 a consumer warp's block is 64 tanh and 64 exp2 MUFU ops,
     // 8 clocks each on its SMSP's XU pipe: 1024 clocks, as long as the warpgroup's two GEMMs, so
-    // the pingpong cannot hide a max chain between them. Measured on an H200 (kernel-only,
+    // the two-consumer pingpong cannot hide a max chain between them (the one-consumer few-tiles
+    // tile takes the same step). Measured on an H200 (kernel-only,
     // alternating processes, docs/results/2026-11-28-h200-session31.md): d128 softcap rows +4.8%
     // (bf16 and fp16), plain rows within noise; at d64 -8%: its 192-row tile (three consumers, 160
     // registers) spilled 28-128 bytes more, so the other head dims keep tanh before the step.
