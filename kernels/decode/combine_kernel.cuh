@@ -22,9 +22,9 @@ namespace decode {
 // chunks (rescaling its sums when the max moves), so a call of up to kUnroll splits waits for one
 // round trip to memory after the split grid ends. Before session 31 the max came first from a loop
 // over the splits (one round trip), then the splits in batches of 8 (4 at head dim 256; one round
-// trip each): 3 round trips at 16 splits (B1 Hq32 Hk8 k131072), 5 at 256. (Earlier still, one split per iteration made the combine a chain
-// of 16 dependent round trips: 10.3 us -> 6.9 us at 4 a batch, ncu on an H100,
-// docs/results/2026-11-23-h100-decode4.md.)
+// trip each): 3 round trips at 16 splits (B1 Hq32 Hk8 k131072), 5 at 256. (Earlier still, one
+// split per iteration made the combine a chain of 16 dependent round trips: 10.3 us -> 6.9 us at
+// 4 a batch, ncu on an H100, docs/results/2026-11-23-h100-decode4.md.)
 template <Arch kArch, class Traits, int kHeadDim>
 __global__ void __launch_bounds__(128) decode_combine_kernel(const DecodeParams p) {
   using Element = typename Traits::Element;

@@ -390,6 +390,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // alternating processes, docs/results/2026-11-28-h200-session31.md): d128 softcap rows +4.8%
     // (bf16 and fp16), plain rows within noise; at d64 -8%: its 192-row tile (three consumers, 160
     // registers) spilled 28-128 bytes more, so the other head dims keep tanh before the step.
+    // The second branch below is the step as it was before, written out whole rather than merged
+    // into the first: merged, the other head dims' SASS changed (unmeasured); apart, it is the
+    // SASS they had before session 31 (cuobjdump).
     constexpr bool kTanhInSoftmaxStep = kHeadDim == 128;
     auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
       if constexpr (kTanhInSoftmaxStep) {
