@@ -26,13 +26,17 @@ namespace hopper {
 // The main kernel of a head dim's layout; only that one is instantiated. kSinkGrad: the variant
 // that also sums the sink's gradient (BwdParams::sink_partial). A template flag, not a run-time
 // branch: the branch alone, never taken, cost the d64 backward 3-5% (H100, kernel-only;
-// docs/results/2026-11-24-h100-bwd-rows-persistent.md).
-template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad>
+// docs/results/2026-11-24-h100-bwd-rows-persistent.md). kPackedSoftcap: the variant for softcap >
+// 0 (bwd_scores.cuh; the other two take softcap by a run-time branch), the same story: as a
+// branch it made plain d64 / d128 rows 1-13% slower (H200, docs/results/2026-11-28-h200-session32.md).
+// Instantiated for the default (not deterministic) launch only: deterministic softcap calls and
+// those with a sink's gradient take the run-time branch.
+template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad, bool kPackedSoftcap = false>
 constexpr auto bwd_kernel_for() {
   if constexpr (bwd_tile_policy(kHeadDim).shared_keys) {
-    return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
+    return &bwd_wide_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad, kPackedSoftcap>;
   } else {
-    return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad>;
+    return &bwd_kernel<Traits, kHeadDim, kCausal, kDeterministic, kSinkGrad, kPackedSoftcap>;
   }
 }
 
@@ -96,8 +100,13 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
 
   constexpr auto kernel = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic, false>();
   constexpr auto kernel_sink_grad = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic, true>();
+  // Deterministic calls name the plain kernel here, never launched for softcap (not instantiated).
+  constexpr auto kernel_softcap = bwd_kernel_for<Traits, kHeadDim, kCausal, kDeterministic, false, !kDeterministic>();
   const bool sink_grad = p.sink_partial != nullptr && p.sink != nullptr;
-  err = sink_grad ? ensure_dynamic_smem<kernel_sink_grad>(kSmemBytes) : ensure_dynamic_smem<kernel>(kSmemBytes);
+  const bool packed_softcap = !kDeterministic && !sink_grad && p.softcap > 0.f;
+  err = sink_grad        ? ensure_dynamic_smem<kernel_sink_grad>(kSmemBytes)
+        : packed_softcap ? ensure_dynamic_smem<kernel_softcap>(kSmemBytes)
+                         : ensure_dynamic_smem<kernel>(kSmemBytes);
   if (err != cudaSuccess) return err;
 
   // One CTA per (key block, k/v head, batch), in a 1-D grid ordered by BwdBlockOrder.
@@ -129,6 +138,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   if (sink_grad) {
     kernel_sink_grad<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
+  } else if (packed_softcap) {
+    kernel_softcap<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
   } else {
     kernel<<<static_cast<unsigned>(grid), kThreads, kSmemBytes, stream>>>(params, maps, order);
   }

@@ -6,40 +6,98 @@
 // 8t + 2 (lane % 4) of `lse_rows` / `dsum_rows` (shared memory, lse already in the log2 domain).
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/common/mask.cuh"
 #include "kernels/common/online_softmax.cuh"
 
 namespace flashcore {
 namespace hopper {
 
-// S^T (raw scores) -> P^T in place. Keys past seqlen_k (zero-filled K: P would be exp2(-lse), not
-// 0) and keys outside a row's window become 0 where the block needs the mask; query rows past
-// seqlen_q have lse = +inf, so P = 0 there already.
-template <int kQTiles, bool kMasked>
+// Softcap's derivative needs tanh after the dP^T wait. Holding it (or 1 - tanh^2) beside fp32 P^T
+// takes 16 / 32 more registers, which made ptxas spill in every variant (session 9), so the
+// kernels with a run-time softcap recover it from P by a third MUFU op per score (lg2), on the
+// path between the dP^T wait and the next GEMMs. kPackedSoftcap: the kernel variant for softcap >
+// 0 (bwd_launch.cuh; not with the sink's gradient, which reads fp32 P^T, nor deterministic) holds
+// instead, through the wait, in each score pair's two registers: P^T (element 2i: the 16-bit pair
+// the dV GEMM takes anyway, exact) and W^T = P^T o (1 - tanh^2) (element 2i + 1, rounded to the
+// 16-bit type), the same count as fp32 P^T. dS^T is W^T o (dP^T - D); P^T = 0 gives W^T = 0, so
+// dS^T = 0 where P is masked or underflows. A variant, not a branch: as a run-time branch beside
+// the plain path (every head dim) it made the plain rows 1-13% slower at head dims 64 and 128
+// (code layout; docs/results/2026-11-28-h200-session32.md).
+template <class Traits>
+__device__ __forceinline__ float pack_pair_as_float(float lo, float hi) {
+  return __uint_as_float(Traits::pack2(lo, hi));
+}
+template <class Traits>
+__device__ __forceinline__ float2 unpack_pair_from_float(float packed) {
+  return Traits::unpack2(__float_as_uint(packed));
+}
+
+// S^T (raw scores) -> P^T in place (kPackedSoftcap: P^T / W^T pairs). Keys past seqlen_k
+// (zero-filled K: P would be exp2(-lse), not 0) and keys outside a row's window become 0 where the
+// block needs the mask; query rows past seqlen_q have lse = +inf, so P = 0 there already.
+template <class Traits, int kQTiles, bool kPackedSoftcap, bool kMasked>
 __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const float* lse_rows, float scale_log2,
                                                   float softcap, float scale_over_softcap,
                                                   const AttentionMask<kMasked>& mask, bool needs_mask, int key0,
                                                   int query0, int lane) {
-  if (softcap > 0.f) softcap_scores(s, scale_over_softcap);  // S^T becomes tanh(...)
+  if constexpr (kPackedSoftcap) {
+    // tanh in place first: a score's tanh and P are then never both held beside the block's other
+    // scores (with tanh and exp2 interleaved, ptxas batched the MUFU ops and spilled).
+    softcap_scores(s, scale_over_softcap);
+    auto exp2_pack = [&](auto masked) {
 #pragma unroll
-  for (int t = 0; t < kQTiles; ++t) {
-    const float2 l = *reinterpret_cast<const float2*>(&lse_rows[8 * t + 2 * (lane % 4)]);
+      for (int t = 0; t < kQTiles; ++t) {
+        const float2 l = *reinterpret_cast<const float2*>(&lse_rows[8 * t + 2 * (lane % 4)]);
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      s[4 * t + 2 * h] = exp2_approx(s[4 * t + 2 * h] * scale_log2 - l.x);
-      s[4 * t + 2 * h + 1] = exp2_approx(s[4 * t + 2 * h + 1] * scale_log2 - l.y);
+        for (int h = 0; h < 2; ++h) {
+          float prob[2], weighted[2];
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const float th = s[4 * t + 2 * h + e];
+            prob[e] = exp2_approx(th * scale_log2 - (e == 0 ? l.x : l.y));
+            if constexpr (decltype(masked)::value) {
+              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
+              const int key = key0 + 8 * h;
+              if (key < keys.lo || key >= keys.hi) prob[e] = 0.f;
+            }
+            weighted[e] = prob[e] * fmaf(-th, th, 1.f);
+          }
+          s[4 * t + 2 * h] = pack_pair_as_float<Traits>(prob[0], prob[1]);
+          s[4 * t + 2 * h + 1] = pack_pair_as_float<Traits>(weighted[0], weighted[1]);
+        }
+      }
+    };
+    // Two copies, so that blocks without a mask pay nothing for it (one loop testing the mask
+    // inside made causal softcap rows 2-10% slower than the lg2 path).
+    if (needs_mask) {
+      exp2_pack(std::true_type{});
+    } else {
+      exp2_pack(std::false_type{});
     }
-  }
-  if (needs_mask) {
+  } else {
+    if (softcap > 0.f) softcap_scores(s, scale_over_softcap);  // S^T becomes tanh(...)
 #pragma unroll
     for (int t = 0; t < kQTiles; ++t) {
+      const float2 l = *reinterpret_cast<const float2*>(&lse_rows[8 * t + 2 * (lane % 4)]);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
+        s[4 * t + 2 * h] = exp2_approx(s[4 * t + 2 * h] * scale_log2 - l.x);
+        s[4 * t + 2 * h + 1] = exp2_approx(s[4 * t + 2 * h + 1] * scale_log2 - l.y);
+      }
+    }
+    if (needs_mask) {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int key = key0 + 8 * h;
-          const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-          if (key < keys.lo || key >= keys.hi) s[4 * t + 2 * h + e] = 0.f;
+      for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int key = key0 + 8 * h;
+            const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
+            if (key < keys.lo || key >= keys.hi) s[4 * t + 2 * h + e] = 0.f;
+          }
         }
       }
     }
@@ -47,31 +105,48 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
 }
 
 // dP^T -> dS^T = P^T o (dP^T - D) in place, times softcap's derivative 1 - tanh^2 when softcap is
-// on, tanh recovered from P = exp2(tanh * scale_log2 - lse): no registers held for it across the
-// dP wait. P = 0 (masked, or underflowed) has dS = 0.
-template <int kQTiles>
-__device__ __forceinline__ void dscores_from_probs(float (&dp)[kQTiles * 4], const float (&prob)[kQTiles * 4],
+// on. kPackedSoftcap: dS^T from W^T, and `prob` back to fp32 P^T (the 16-bit values, so that the
+// caller's packing gives the same bits). Otherwise tanh is recovered from P = exp2(tanh *
+// scale_log2 - lse). P = 0 (masked, or underflowed) has dS = 0.
+template <class Traits, int kQTiles, bool kPackedSoftcap>
+__device__ __forceinline__ void dscores_from_probs(float (&dp)[kQTiles * 4], float (&prob)[kQTiles * 4],
                                                    const float* lse_rows, const float* dsum_rows, float scale_log2,
                                                    float softcap, int lane) {
-#pragma unroll
-  for (int t = 0; t < kQTiles; ++t) {
-    const float2 d = *reinterpret_cast<const float2*>(&dsum_rows[8 * t + 2 * (lane % 4)]);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      dp[4 * t + 2 * h] = prob[4 * t + 2 * h] * (dp[4 * t + 2 * h] - d.x);
-      dp[4 * t + 2 * h + 1] = prob[4 * t + 2 * h + 1] * (dp[4 * t + 2 * h + 1] - d.y);
-    }
-  }
-  if (softcap > 0.f) {
-    const float inv_scale_log2 = reciprocal_here(scale_log2);
+  if constexpr (kPackedSoftcap) {
 #pragma unroll
     for (int t = 0; t < kQTiles; ++t) {
-      const float2 l = *reinterpret_cast<const float2*>(&lse_rows[8 * t + 2 * (lane % 4)]);
+      const float2 d = *reinterpret_cast<const float2*>(&dsum_rows[8 * t + 2 * (lane % 4)]);
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const float p = prob[4 * t + i];
-        const float th = (__log2f(p) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
-        dp[4 * t + i] = p > 0.f ? dp[4 * t + i] * (1.f - th * th) : 0.f;
+      for (int h = 0; h < 2; ++h) {
+        const float2 pp = unpack_pair_from_float<Traits>(prob[4 * t + 2 * h]);
+        const float2 ww = unpack_pair_from_float<Traits>(prob[4 * t + 2 * h + 1]);
+        dp[4 * t + 2 * h] = ww.x * (dp[4 * t + 2 * h] - d.x);
+        dp[4 * t + 2 * h + 1] = ww.y * (dp[4 * t + 2 * h + 1] - d.y);
+        prob[4 * t + 2 * h] = pp.x;
+        prob[4 * t + 2 * h + 1] = pp.y;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int t = 0; t < kQTiles; ++t) {
+      const float2 d = *reinterpret_cast<const float2*>(&dsum_rows[8 * t + 2 * (lane % 4)]);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        dp[4 * t + 2 * h] = prob[4 * t + 2 * h] * (dp[4 * t + 2 * h] - d.x);
+        dp[4 * t + 2 * h + 1] = prob[4 * t + 2 * h + 1] * (dp[4 * t + 2 * h + 1] - d.y);
+      }
+    }
+    if (softcap > 0.f) {
+      const float inv_scale_log2 = reciprocal_here(scale_log2);
+#pragma unroll
+      for (int t = 0; t < kQTiles; ++t) {
+        const float2 l = *reinterpret_cast<const float2*>(&lse_rows[8 * t + 2 * (lane % 4)]);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const float p = prob[4 * t + i];
+          const float th = (__log2f(p) + (i % 2 == 0 ? l.x : l.y)) * inv_scale_log2;
+          dp[4 * t + i] = p > 0.f ? dp[4 * t + i] * (1.f - th * th) : 0.f;
+        }
       }
     }
   }

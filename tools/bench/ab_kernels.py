@@ -22,32 +22,33 @@ ap.add_argument("--nofeatures", action="store_true")
 ap.add_argument("--det", action="store_true", help="also the deterministic backward (bwd_det)")
 ap.add_argument("--sink", action="store_true", help="feature rows with and without a learnable sink")
 ap.add_argument("--seqlens", default="1024,4096,16384")
+ap.add_argument("--softcaps", default="0", help="the grid once per softcap (0: none); rows with one say sc<value>")
 args = ap.parse_args()
 dims = [tuple(int(y) for y in x.split(":")) if ":" in x else (int(x), int(x)) for x in args.dims.split(",")]
 passes = args.passes.split(",")
 dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
-for d, dv in dims:
-    for s in [int(x) for x in args.seqlens.split(",")]:
-        for causal in (False, True):
-            b, h = 16384 // s, 2048 // d
-            g = torch.Generator(device="cuda").manual_seed(s + d + causal)
-            q, k = (torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g) for _ in range(2))
-            v, dout = (torch.randn(b, s, h, dv, device="cuda", dtype=dt, generator=g) for _ in range(2))
-            scale = d ** -0.5
-            out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale)[:2]
-            fwd = lambda: torch.ops.flashcore.attention_fwd(q, k, v, causal, scale)
-            bwd = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, causal, scale, False)
-            bwd_det = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, causal, scale, True)
-            # FLOPs the math needs: forward S and P V, backward S, dP, dV, dK, dQ (d = dv: 4 and 10 x).
-            pairs = b * h * s * s * (0.5 if causal else 1.0)
-            flops, bwd_flops = 2 * pairs * (d + dv), 2 * pairs * (3 * d + 2 * dv)
-            runs = [("fwd", fwd, flops), ("bwd", bwd, bwd_flops)] + ([("bwd_det", bwd_det, bwd_flops)] if args.det else [])
-            for name, fn, f in runs:
-                if name.split("_")[0] not in passes:
-                    continue
-                ms = tt.do_bench_cudagraph(fn, rep=args.rep)
-                dim = f"d{d}" if d == dv else f"d{d}v{dv}"
-                print(f"{args.label} {name} {args.dtype} {dim} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
+for d, dv, sc, s, causal in ((d, dv, float(sc), int(s), causal) for d, dv in dims for sc in args.softcaps.split(",")
+                      for s in args.seqlens.split(",") for causal in (False, True)):
+    b, h = 16384 // s, 2048 // d
+    g = torch.Generator(device="cuda").manual_seed(s + d + causal)
+    q, k = (torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g) for _ in range(2))
+    v, dout = (torch.randn(b, s, h, dv, device="cuda", dtype=dt, generator=g) for _ in range(2))
+    scale = d ** -0.5
+    fa = (-1, -1, sc) if sc else ()  # window (unbounded), softcap: attention_fwd / _bwd's positional tail
+    out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False, *fa)[:2]
+    fwd = lambda: torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False, *fa)
+    bwd = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, causal, scale, False, *fa)
+    bwd_det = lambda: torch.ops.flashcore.attention_bwd(dout, q, k, v, out, lse, None, causal, scale, True, *fa)
+    # FLOPs the math needs: forward S and P V, backward S, dP, dV, dK, dQ (d = dv: 4 and 10 x).
+    pairs = b * h * s * s * (0.5 if causal else 1.0)
+    flops, bwd_flops = 2 * pairs * (d + dv), 2 * pairs * (3 * d + 2 * dv)
+    runs = [("fwd", fwd, flops), ("bwd", bwd, bwd_flops)] + ([("bwd_det", bwd_det, bwd_flops)] if args.det else [])
+    for name, fn, f in runs:
+        if name.split("_")[0] not in passes:
+            continue
+        ms = tt.do_bench_cudagraph(fn, rep=args.rep)
+        dim = (f"d{d}" if d == dv else f"d{d}v{dv}") + (f"sc{sc:g}" if sc else "")
+        print(f"{args.label} {name} {args.dtype} {dim} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
 
 # Feature rows (issue 13's cost bars): window 4096 at S16k causal, softcap 30 at S4k causal; with
 # --sink also a learnable sink at S4k causal (wl = -2 marks it).
