@@ -240,14 +240,16 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const float* dsum_rows = smem.dsum[cwg][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
-      probs_from_scores<Traits, kQTiles, kPackedSoftcap>(sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
-                                 mask.block_needs_mask(m0, kBlockM, kn0, 64), kn0 + key_row, m0, lane);
+      probs_from_scores<Traits, kQTiles, kPackedSoftcap>(
+          sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
+          mask.block_needs_mask(m0, kBlockM, kn0, 64), kn0 + key_row, m0, lane);
       wgmma_wait<0>();
       fence_operands(dpacc);
       if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
         sink_grad_step<kQTiles>(p, cta, step, sacc, dpacc, smem.p_sink[cwg][buf], sink_share, cwg * 4 + warp, lane);
       }
-      dscores_from_probs<Traits, kQTiles, kPackedSoftcap>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
+      dscores_from_probs<Traits, kQTiles, kPackedSoftcap>(dpacc, sacc, lse_rows, dsum_rows, scale_log2,
+                                                          p.softcap, lane);
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
       uint32_t pf[kBlockM / 16][4];
       uint32_t dsf[kBlockM / 16][4];

@@ -180,15 +180,16 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const float* dsum_rows = smem.dsum[cwg][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
-      probs_from_scores<Traits, kQTiles, kPackedSoftcap>(sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
-                                 mask.block_needs_mask(m0 + q_half, kQueries, n0, kBlockN), n0 + key_row, m0 + q_half,
-                                 lane);
+      probs_from_scores<Traits, kQTiles, kPackedSoftcap>(
+          sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
+          mask.block_needs_mask(m0 + q_half, kQueries, n0, kBlockN), n0 + key_row, m0 + q_half, lane);
       wgmma_wait<0>();
       fence_operands(dpacc);
       if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
         sink_grad_step<kQTiles>(p, cta, step, sacc, dpacc, smem.p_sink[cwg][buf], sink_share, cwg * 4 + warp, lane);
       }
-      dscores_from_probs<Traits, kQTiles, kPackedSoftcap>(dpacc, sacc, lse_rows, dsum_rows, scale_log2, p.softcap, lane);
+      dscores_from_probs<Traits, kQTiles, kPackedSoftcap>(dpacc, sacc, lse_rows, dsum_rows, scale_log2,
+                                                          p.softcap, lane);
       // P^T and dS^T into this block's buffers, swizzled as the TMA would write a [keys][64] tile:
       // query columns q_half + 8t .. + 7 are 16-byte chunk q_half / 8 + t of key row r. By
       // stmatrix: matrices j = 0..3 of step u are (t, h) = (2u + j / 2, j % 2), rows key_row0 +
