@@ -9,8 +9,9 @@
   (dtype, head_dim, causal) TU of the sm90a libraries must hold at least one such kernel;
 * the sm90a backward libraries (--sm90a_bwd_lib) hold, per (dtype, head_dim, causal) TU, the
   wgmma/TMA backward (flashcore::hopper::bwd_kernel / bwd_wide_kernel, HGMMA and UTMALDG: the
-  default and the deterministic path, each without and with the sink's gradient) and the mma.sync
-  backward (HMMA, no HGMMA: layouts the TMA cannot describe; not at 96).
+  default and the deterministic path, each without and with the sink's gradient, and the default
+  path's packed-softcap variant) and the mma.sync backward (HMMA, no HGMMA: layouts the TMA cannot
+  describe; not at 96).
 
 The sm90a libraries are read member by member (one generated TU per object, named
 fwd_<dtype>_sm90a_d<head_dim>_<full|causal>), which is what ties a kernel to its key.
@@ -46,6 +47,11 @@ SM90A_BWD_HEAD_DIMS = (64, 96, 128, 192, 256)
 # The mma.sync kernel (tiles of 64-column blocks) has no 96: 96's fallback is the 128 launcher's.
 SM90A_BWD_MMA_SYNC_HEAD_DIMS = (64, 128, 192, 256)
 HOPPER_BWD_KERNEL = re.compile(r"hopper::bwd_(wide_)?kernel|hopper[0-9]+bwd_(wide_)?kernel")
+# The wgmma backward's template flags after <Traits, kHeadDim, kCausal, ...> in its mangled name:
+# kDeterministic, kSinkGrad, kPackedSoftcap (kernels/hopper/bwd_launch.cuh bwd_kernel_for).
+HOPPER_BWD_FLAGS = re.compile(r"ELi\d+ELb[01]ELb(?P<det>[01])ELb(?P<sink>[01])ELb(?P<softcap>[01])EEEv")
+# (deterministic, sink gradient, packed softcap) of the wgmma kernels each sm90a backward TU holds.
+HOPPER_BWD_VARIANTS = sorted([(0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0), (0, 0, 1)])
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
@@ -210,17 +216,20 @@ class SassTest(absltest.TestCase):
             if HOPPER_BWD_KERNEL.search(k.name):
                 self.assertIn("HGMMA", k.opcodes, "%s in %s has no HGMMA" % (k.name, k.member))
                 self.assertIn("UTMALDG", k.opcodes, "%s in %s has no UTMALDG" % (k.name, k.member))
-                hopper[key].append(k.name)
+                flags_match = HOPPER_BWD_FLAGS.search(k.name)
+                self.assertIsNotNone(flags_match, "%s in %s: template flags not found" % (k.name, k.member))
+                hopper[key].append(tuple(int(flags_match.group(g)) for g in ("det", "sink", "softcap")))
             elif "flash_bwd_kernel" in k.name:
                 self.assertIn("HMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 self.assertNotIn("HGMMA", k.opcodes, "%s in %s" % (k.name, k.member))
                 mma_sync[key].append(k.name)
         # Every sm90a backward TU: the wgmma kernel (dQ through the writer, default and
-        # deterministic, each without and with the sink's gradient) and, but at 96 (whose fallback
-        # is the 128 TU's), the mma.sync kernel (layouts the TMA cannot describe).
-        self.assertEmpty(sorted(key for key in want if len(hopper[key]) != 4),
-                         "sm90a bwd TUs without the four wgmma kernels (default, deterministic; x sink "
-                         "gradient): %s" % dict(hopper))
+        # deterministic, each without and with the sink's gradient, and the default path's
+        # packed-softcap variant) and, but at 96 (whose fallback is the 128 TU's), the mma.sync
+        # kernel (layouts the TMA cannot describe).
+        self.assertEmpty(sorted(key for key in want if sorted(hopper[key]) != HOPPER_BWD_VARIANTS),
+                         "sm90a bwd TUs without the five wgmma kernels (deterministic, sink gradient, "
+                         "packed softcap) %s: %s" % (HOPPER_BWD_VARIANTS, dict(hopper)))
         with_mma_sync = {key for key in want if key[1] in SM90A_BWD_MMA_SYNC_HEAD_DIMS}
         self.assertEqual({key for key in want if mma_sync[key]}, with_mma_sync,
                          "sm90a bwd TUs with the mma.sync kernel")

@@ -27,10 +27,10 @@ namespace hopper {
 // that also sums the sink's gradient (BwdParams::sink_partial). A template flag, not a run-time
 // branch: the branch alone, never taken, cost the d64 backward 3-5% (H100, kernel-only;
 // docs/results/2026-11-24-h100-bwd-rows-persistent.md). kPackedSoftcap: the variant for softcap >
-// 0 (bwd_scores.cuh; the other two take softcap by a run-time branch), the same story: as a
-// branch it made plain d64 / d128 rows 1-13% slower (H200, docs/results/2026-11-28-h200-session32.md).
-// Instantiated for the default (not deterministic) launch only: deterministic softcap calls and
-// those with a sink's gradient take the run-time branch.
+// 0 (bwd_scores.cuh), the same story: as a run-time branch it made plain d64 / d128 rows 1-13%
+// slower (H200, docs/results/2026-11-28-h200-session32.md). Instantiated for the default (not
+// deterministic) launch only: deterministic softcap calls and those with a sink's gradient run the
+// plain or sink kernel, which take softcap by a run-time branch (tanh recovered by lg2).
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad, bool kPackedSoftcap = false>
 constexpr auto bwd_kernel_for() {
   if constexpr (bwd_tile_policy(kHeadDim).shared_keys) {

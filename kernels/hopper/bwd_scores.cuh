@@ -22,7 +22,8 @@ namespace hopper {
 // instead, through the wait, in each score pair's two registers: P^T (element 2i: the 16-bit pair
 // the dV GEMM takes anyway, exact) and W^T = P^T o (1 - tanh^2) (element 2i + 1, rounded to the
 // 16-bit type), the same count as fp32 P^T. dS^T is W^T o (dP^T - D); P^T = 0 gives W^T = 0, so
-// dS^T = 0 where P is masked or underflows. A variant, not a branch: as a run-time branch beside
+// dS^T = 0 where P is masked or underflows, unless dP^T - D is not finite: then NaN, as without
+// softcap (the lg2 path writes 0 wherever P = 0). A variant, not a branch: as a run-time branch beside
 // the plain path (every head dim) it made the plain rows 1-13% slower at head dims 64 and 128
 // (code layout; docs/results/2026-11-28-h200-session32.md).
 template <class Traits>
@@ -107,7 +108,7 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
 // dP^T -> dS^T = P^T o (dP^T - D) in place, times softcap's derivative 1 - tanh^2 when softcap is
 // on. kPackedSoftcap: dS^T from W^T, and `prob` back to fp32 P^T (the 16-bit values, so that the
 // caller's packing gives the same bits). Otherwise tanh is recovered from P = exp2(tanh *
-// scale_log2 - lse). P = 0 (masked, or underflowed) has dS = 0.
+// scale_log2 - lse), and P = 0 (masked, or underflowed) has dS = 0 whatever dP^T is.
 template <class Traits, int kQTiles, bool kPackedSoftcap>
 __device__ __forceinline__ void dscores_from_probs(float (&dp)[kQTiles * 4], float (&prob)[kQTiles * 4],
                                                    const float* lse_rows, const float* dsum_rows, float scale_log2,
