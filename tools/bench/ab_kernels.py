@@ -6,6 +6,7 @@ deterministic backward; then issue 13's feature cost rows (window 4096 at S 16k 
 at S 4k causal; with --sink a learnable sink). Prints: label, pass, dtype, row, ms, TFLOP/s.
 Numbers from it go into docs/results/ with the GPU and the builds they compared."""
 import argparse
+import itertools
 
 import torch
 import triton.testing as tt
@@ -27,8 +28,9 @@ args = ap.parse_args()
 dims = [tuple(int(y) for y in x.split(":")) if ":" in x else (int(x), int(x)) for x in args.dims.split(",")]
 passes = args.passes.split(",")
 dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
-for d, dv, sc, s, causal in ((d, dv, float(sc), int(s), causal) for d, dv in dims for sc in args.softcaps.split(",")
-                      for s in args.seqlens.split(",") for causal in (False, True)):
+softcaps = [float(x) for x in args.softcaps.split(",")]
+seqlens = [int(x) for x in args.seqlens.split(",")]
+for (d, dv), sc, s, causal in itertools.product(dims, softcaps, seqlens, (False, True)):
     b, h = 16384 // s, 2048 // d
     g = torch.Generator(device="cuda").manual_seed(s + d + causal)
     q, k = (torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g) for _ in range(2))
