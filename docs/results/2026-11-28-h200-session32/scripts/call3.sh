@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/../../../.."
 OUT=${OUT:?}
-S=docs/results/2026-11-28-h200-session32/scripts
+S=docs/results/2026-11-28-h200-session31/scripts  # its tab.py (the session 32 run used an identical copy)
 nvidia-smi --query-gpu=name,clocks.max.sm,temperature.gpu --format=csv,noheader
 for v in head split; do mkdir -p /tmp/ab/$v && tar xJf .carry_s32/$v.tar.xz -C /tmp/ab/$v; done
 for r in 1 2; do for dt in bf16 fp16; do for v in head split; do
