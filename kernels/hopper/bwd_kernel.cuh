@@ -240,7 +240,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const float* dsum_rows = smem.dsum[cwg][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
-      probs_from_scores<Traits, kQTiles, kPackedSoftcap, kHeadDim == 128 && kCausal>(
+      probs_from_scores<Traits, kQTiles, kPackedSoftcap, packed_mask_for(kHeadDim, kCausal)>(
           sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
           mask.block_needs_mask(m0, kBlockM, kn0, 64), kn0 + key_row, m0, lane);
       wgmma_wait<0>();

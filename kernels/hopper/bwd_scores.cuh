@@ -35,14 +35,26 @@ __device__ __forceinline__ float2 unpack_pair_from_float(float packed) {
   return Traits::unpack2(__float_as_uint(packed));
 }
 
+// Where the packed-softcap path applies the mask, per kernel (ptxas allocates each differently):
+//   kInExp2Loop: two copies of the exp2 loop, one testing the mask (blocks without one pay nothing);
+//   kOnTanh: a pass setting hidden tanh values to -1e15 (P = 0, W = 0), then one exp2 loop;
+//   kOnPackedPairs: one exp2 loop, then a pass clearing hidden 16-bit halves of the P^T / W^T pairs.
+// Measured on the H200 (kernel-only A/Bs, bf16 + fp16, docs/results/2026-11-28-h200-session33.md):
+// d128 causal kOnTanh +3..+6% (9 STL -> 0); d64 full kOnPackedPairs +1.2..+2.5%; d128 full
+// kOnPackedPairs -0.4..+1.2% (208 fewer instructions); d96 kOnPackedPairs -3.1..+0.6% and d128
+// full kOnTanh -1..-3%, so not those; d64 causal spills as it is (6 STL bf16, 9 fp16), more with
+// kOnTanh (8, session 32) or kOnPackedPairs (23).
+enum class PackedMask { kInExp2Loop, kOnTanh, kOnPackedPairs };
+constexpr PackedMask packed_mask_for(int head_dim, bool causal) {
+  return causal ? (head_dim == 128 ? PackedMask::kOnTanh : PackedMask::kInExp2Loop)
+                : (head_dim == 96 ? PackedMask::kInExp2Loop : PackedMask::kOnPackedPairs);
+}
+
 // S^T (raw scores) -> P^T in place (kPackedSoftcap: P^T / W^T pairs). Keys past seqlen_k
 // (zero-filled K: P would be exp2(-lse), not 0) and keys outside a row's window become 0 where the
 // block needs the mask; query rows past seqlen_q have lse = +inf, so P = 0 there already.
-// kMaskOnTanh (packed softcap only): how the mask is applied, chosen per kernel by measurement
-// (ptxas spills differ by head dim). Head dim 128 causal: 9 STL with two copies of the exp2 loop,
-// none with the mask on tanh, +3..+6% (H200, session 33); head dim 128 full: the mask on tanh
-// measured 1-3% slower; head dim 64 spills more with it (6 -> 8 causal, 0 -> 8 full).
-template <class Traits, int kQTiles, bool kPackedSoftcap, bool kMaskOnTanh, bool kMasked>
+// kPackedMask (packed softcap only): how the mask is applied (packed_mask_for).
+template <class Traits, int kQTiles, bool kPackedSoftcap, PackedMask kPackedMask, bool kMasked>
 __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const float* lse_rows, float scale_log2,
                                                   float softcap, float scale_over_softcap,
                                                   const AttentionMask<kMasked>& mask, bool needs_mask, int key0,
@@ -74,7 +86,7 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
         }
       }
     };
-    if constexpr (kMaskOnTanh) {
+    if constexpr (kPackedMask == PackedMask::kOnTanh) {
       // The mask in a pass of its own, as on the plain path, on tanh: a hidden score's tanh becomes
       // -1e15, whose P is exp2(-1e15 * scale_log2 - lse) = 0 and whose W = 0 * (1 - 1e30) = 0
       // (finite, unlike -inf's 0 * inf). Then one exp2 loop for every block.
@@ -93,6 +105,28 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
         }
       }
       exp2_pack(std::false_type{});
+    } else if constexpr (kPackedMask == PackedMask::kOnPackedPairs) {
+      // One exp2 loop for every block, then the mask on the packed pairs: a hidden key's 16-bit
+      // halves of P^T and W^T become +0, whatever exp2 gave (inf in a row that sees no key, lse
+      // -inf): an AND on both registers of the pair.
+      exp2_pack(std::false_type{});
+      if (needs_mask) {
+#pragma unroll
+        for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            uint32_t keep = 0;
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int key = key0 + 8 * h;
+              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
+              if (key >= keys.lo && key < keys.hi) keep |= e == 0 ? 0x0000ffffu : 0xffff0000u;
+            }
+            s[4 * t + 2 * h] = __uint_as_float(__float_as_uint(s[4 * t + 2 * h]) & keep);
+            s[4 * t + 2 * h + 1] = __uint_as_float(__float_as_uint(s[4 * t + 2 * h + 1]) & keep);
+          }
+        }
+      }
     } else {
       // Two copies of the exp2 loop, so that blocks without a mask pay nothing for it (one loop
       // testing the mask inside made causal softcap rows 2-10% slower than the lg2 path).

@@ -180,7 +180,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const float* dsum_rows = smem.dsum[cwg][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
-      probs_from_scores<Traits, kQTiles, kPackedSoftcap, false>(
+      probs_from_scores<Traits, kQTiles, kPackedSoftcap, PackedMask::kInExp2Loop>(
           sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
           mask.block_needs_mask(m0 + q_half, kQueries, n0, kBlockN), n0 + key_row, m0 + q_half, lane);
       wgmma_wait<0>();
