@@ -6,6 +6,7 @@
 // 8t + 2 (lane % 4) of `lse_rows` / `dsum_rows` (shared memory, lse already in the log2 domain).
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/common/mask.cuh"
@@ -44,6 +45,9 @@ __device__ __forceinline__ float2 unpack_pair_from_float(float packed) {
 // kOnPackedPairs -0.4..+1.2% (208 fewer instructions); d96 kOnPackedPairs -3.1..+0.6% and d128
 // full kOnTanh -1..-3%, so not those; d64 causal spills as it is (6 STL bf16, 9 fp16), more with
 // kOnTanh (8, session 32) or kOnPackedPairs (23).
+// For the split-keys kernel (bwd_kernel.cuh: head dims 64, 96, 128; `causal` is its masked
+// instantiation, causal or windowed, measured on causal rows); the shared-keys kernel (192, 256:
+// softcap costs 0-7% there) keeps kInExp2Loop.
 enum class PackedMask { kInExp2Loop, kOnTanh, kOnPackedPairs };
 constexpr PackedMask packed_mask_for(int head_dim, bool causal) {
   return causal ? (head_dim == 128 ? PackedMask::kOnTanh : PackedMask::kInExp2Loop)
@@ -107,8 +111,8 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
       exp2_pack(std::false_type{});
     } else if constexpr (kPackedMask == PackedMask::kOnPackedPairs) {
       // One exp2 loop for every block, then the mask on the packed pairs: a hidden key's 16-bit
-      // halves of P^T and W^T become +0, whatever exp2 gave (inf in a row that sees no key, lse
-      // -inf): an AND on both registers of the pair.
+      // halves of P^T and W^T become +0 whatever exp2 gave (a zero-filled key past seqlen_k has
+      // P = exp2(-lse), which can overflow fp16): an AND on both registers of the pair.
       exp2_pack(std::false_type{});
       if (needs_mask) {
 #pragma unroll
