@@ -1,6 +1,7 @@
 # Session 33 call 2 (H200): the per-instantiation sanitizer sweep (tests/gpu_sanitizer_test.py:
-# every runnable instantiation x 3 feature variants, forward and backward; its second variant runs
-# the sm90a packed-softcap backward kernels, causal ones included) on the final build, all four
+# every runnable instantiation x its feature variants, forward and backward) on the carried
+# bundle -- in call 2 HEAD 6b3d5b1's (3 variants; the second, with a window, runs the masked sm90a
+# packed-softcap kernels), in call 7 (call7.sh) the final build's with a fourth variant -- all four
 # tools at once: racecheck in RSHARDS interleaved parts, memcheck + initcheck + synccheck in
 # MSHARDS, every part its own bundle run.py process, all in parallel on the one GPU.
 set -u

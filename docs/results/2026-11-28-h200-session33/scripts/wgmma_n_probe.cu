@@ -8,7 +8,10 @@
 //   ss: A (64 x 16) and B (N x 16) K-major from shared memory (S = Q K^T with N keys);
 //   rs: A from registers, B MN-major (16 keys x N columns: O += P V with N head-dim columns).
 // (The N that wgmma.cuh / wgmma_wide.cuh wrap: ss without 208, rs without 32 and 208.)
-// Build (CPU machine): nvcc -std=c++17 -O3 -arch=sm_90a -I. -cudart static -o wgmma_n_probe wgmma_n_probe.cu
+// Build (CPU machine, from the repository root; the pinned nvcc is under the Bazel output base's
+// external/_main~_repo_rules~cuda/nvidia/cu13, $N below):
+//   $N/bin/nvcc -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -I. -I$N/include -L$N/lib \
+//     -cudart static -o wgmma_n_probe docs/results/2026-11-28-h200-session33/scripts/wgmma_n_probe.cu
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -32,11 +35,9 @@ __global__ void __launch_bounds__(128 * kWarpgroups) probe(int iters, float* sin
   const void* tile_b = smem + 8192;
   // (N = 208, the narrow P V of head dims 200 / 208, is not timed: in this loop ptxas serialized
   // its wgmmas (C7512) however the accumulator was declared; the forward kernels have no C7512.)
-  constexpr int kAccCols = kN;
-  float acc[kAccCols / 2];
+  float d[kN / 2];
 #pragma unroll
-  for (int i = 0; i < kAccCols / 2; ++i) acc[i] = 0.f;
-  auto& d = *reinterpret_cast<float(*)[kN / 2]>(&acc[0]);
+  for (int i = 0; i < kN / 2; ++i) d[i] = 0.f;
   const uint32_t a[4] = {0u, 0u, 0u, 0u};
   for (int it = 0; it < iters; ++it) {
     wgmma_fence();
@@ -54,7 +55,7 @@ __global__ void __launch_bounds__(128 * kWarpgroups) probe(int iters, float* sin
   }
   float s = 0.f;
 #pragma unroll
-  for (int i = 0; i < kAccCols / 2; ++i) s += acc[i];
+  for (int i = 0; i < kN / 2; ++i) s += d[i];
   if (s != 0.f) sink[blockIdx.x] = s;  // never true (zero operands); keeps the loop alive
 }
 
