@@ -63,6 +63,22 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
                                                   float softcap, float scale_over_softcap,
                                                   const AttentionMask<kMasked>& mask, bool needs_mask, int key0,
                                                   int query0, int lane) {
+  // The mask as a pass of its own: elements of `s` whose key their query row does not see become
+  // `hidden` (0 for P^T; -1e15 for tanh, kOnTanh).
+  auto hide_masked = [&](float hidden) {
+#pragma unroll
+    for (int t = 0; t < kQTiles; ++t) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int key = key0 + 8 * h;
+          const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
+          if (key < keys.lo || key >= keys.hi) s[4 * t + 2 * h + e] = hidden;
+        }
+      }
+    }
+  };
   if constexpr (kPackedSoftcap) {
     // tanh in place first: a score's tanh and P are then never both held beside the block's other
     // scores (with tanh and exp2 interleaved, ptxas batched the MUFU ops and spilled).
@@ -94,20 +110,7 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
       // The mask in a pass of its own, as on the plain path, on tanh: a hidden score's tanh becomes
       // -1e15, whose P is exp2(-1e15 * scale_log2 - lse) = 0 and whose W = 0 * (1 - 1e30) = 0
       // (finite, unlike -inf's 0 * inf). Then one exp2 loop for every block.
-      if (needs_mask) {
-#pragma unroll
-        for (int t = 0; t < kQTiles; ++t) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              const int key = key0 + 8 * h;
-              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-              if (key < keys.lo || key >= keys.hi) s[4 * t + 2 * h + e] = -1e15f;
-            }
-          }
-        }
-      }
+      if (needs_mask) hide_masked(-1e15f);
       exp2_pack(std::false_type{});
     } else if constexpr (kPackedMask == PackedMask::kOnPackedPairs) {
       // One exp2 loop for every block, then the mask on the packed pairs: a hidden key's 16-bit
@@ -151,20 +154,7 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
         s[4 * t + 2 * h + 1] = exp2_approx(s[4 * t + 2 * h + 1] * scale_log2 - l.y);
       }
     }
-    if (needs_mask) {
-#pragma unroll
-      for (int t = 0; t < kQTiles; ++t) {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int key = key0 + 8 * h;
-            const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-            if (key < keys.lo || key >= keys.hi) s[4 * t + 2 * h + e] = 0.f;
-          }
-        }
-      }
-    }
+    if (needs_mask) hide_masked(0.f);
   }
 }
 
