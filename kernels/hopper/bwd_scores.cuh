@@ -39,19 +39,26 @@ __device__ __forceinline__ float2 unpack_pair_from_float(float packed) {
 // Where the packed-softcap path applies the mask, per kernel (ptxas allocates each differently):
 //   kInExp2Loop: two copies of the exp2 loop, one testing the mask (blocks without one pay nothing);
 //   kOnTanh: a pass setting hidden tanh values to -1e15 (P = 0, W = 0), then one exp2 loop;
-//   kOnPackedPairs: one exp2 loop, then a pass clearing hidden 16-bit halves of the P^T / W^T pairs.
-// Measured on the H200 (kernel-only A/Bs, bf16 + fp16, docs/results/2026-11-28-h200-session33.md):
-// d128 causal kOnTanh +3..+6% (9 STL -> 0); d64 full kOnPackedPairs +1.2..+2.5%; d128 full
-// kOnPackedPairs -0.4..+1.2% (208 fewer instructions); d96 kOnPackedPairs -3.1..+0.6% and d128
-// full kOnTanh -1..-3%, so not those; d64 causal spills as it is (6 STL bf16, 9 fp16), more with
-// kOnTanh (8, session 32) or kOnPackedPairs (23).
+//   kOnPackedPairs: one exp2 loop, then a pass clearing hidden 16-bit halves of the P^T / W^T pairs;
+//   kOnTanhInExp2Loop: two copies of the exp2 loop, the masked one setting a hidden tanh value to
+//     -1e15 before its exp2 (P = 0, W = -0) instead of zeroing P after it.
+// Measured on the H200 (kernel-only A/Bs, bf16 + fp16, docs/results/2026-11-28-h200-session33.md
+// and -session34.md): d128 causal kOnTanh +3..+6% (9 STL -> 0); d64 full kOnPackedPairs
+// +1.2..+2.5%; d128 full kOnPackedPairs -0.4..+1.2% (208 fewer instructions); d64 causal
+// kOnTanhInExp2Loop +7.0..+10.3% (6 / 9 STL bf16 / fp16 -> 0); d96 kOnPackedPairs -3.1..+0.6% and
+// d128 full kOnTanh -1..-3%, so not those; d64 causal spilled more with kOnTanh (8 STL, session 32)
+// or kOnPackedPairs (23).
 // For the split-keys kernel (bwd_kernel.cuh: head dims 64, 96, 128; `causal` is its masked
 // instantiation, causal or windowed, measured on causal rows); the shared-keys kernel (192, 256:
 // softcap costs 0-7% there) keeps kInExp2Loop.
-enum class PackedMask { kInExp2Loop, kOnTanh, kOnPackedPairs };
+enum class PackedMask { kInExp2Loop, kOnTanhInExp2Loop, kOnTanh, kOnPackedPairs };
 constexpr PackedMask packed_mask_for(int head_dim, bool causal) {
-  return causal ? (head_dim == 128 ? PackedMask::kOnTanh : PackedMask::kInExp2Loop)
-                : (head_dim == 96 ? PackedMask::kInExp2Loop : PackedMask::kOnPackedPairs);
+  if (causal) {
+    return head_dim == 128 ? PackedMask::kOnTanh
+           : head_dim == 64 ? PackedMask::kOnTanhInExp2Loop
+                            : PackedMask::kInExp2Loop;
+  }
+  return head_dim == 96 ? PackedMask::kInExp2Loop : PackedMask::kOnPackedPairs;
 }
 
 // S^T (raw scores) -> P^T in place (kPackedSoftcap: P^T / W^T pairs). Keys past seqlen_k
@@ -92,9 +99,15 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
           float prob[2], weighted[2];
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
-            const float th = s[4 * t + 2 * h + e];
+            float th = s[4 * t + 2 * h + e];
+            if constexpr (decltype(masked)::value && kPackedMask == PackedMask::kOnTanhInExp2Loop) {
+              // The mask on tanh inside the masked copy: -1e15 gives P = 0 and W = -0 (as kOnTanh).
+              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
+              const int key = key0 + 8 * h;
+              if (key < keys.lo || key >= keys.hi) th = -1e15f;
+            }
             prob[e] = exp2_approx(th * scale_log2 - (e == 0 ? l.x : l.y));
-            if constexpr (decltype(masked)::value) {
+            if constexpr (decltype(masked)::value && kPackedMask != PackedMask::kOnTanhInExp2Loop) {
               const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
               const int key = key0 + 8 * h;
               if (key < keys.lo || key >= keys.hi) prob[e] = 0.f;
