@@ -13,6 +13,17 @@
 #         helpers move from kernels/decode/ to kernels/common/ (decode SASS identical, cuobjdump).
 #         ptxas: no spills. Predicted: the main kernel's prologue (K, V, first Q / dO loads) under the
 #         preprocess's last wave and one launch gap less: 3-8 us, +0.5..+1.5% at S1024, 0 at S16384.
+# A read-only review (session 34) found no deadlock, double or missed conversion, or ordering gap;
+# its fixes are in both diffs: v4's writer reconverges its warp after lane 0's signal (__syncwarp
+# before the next bar.sync) and fences the staging buffers' generic reads before a new block's bulk
+# copies; pdl's CTAs without steps still wait for the preprocess (else the main grid could finish
+# first and the convert kernel read dq_accum unzeroed), and D is read by a coherent load, not __ldg.
+# Open risk: v4's bulk copies read whole kAccumCols-wide dq_accum rows, of which the preprocess
+# zeroes only the columns up to head_dim rounded to 32 (d96 on its 128-wide rows, predicated head
+# dims): the values are never stored, but compute-sanitizer initcheck may report the reads -- run
+# the sanitizer sweep on v4 before landing it. The two diffs do not apply together (bwd_launch.cuh):
+# merged, the main kernel must still wait before its first counter add, and the convert kernel is
+# not launched where v4 converts in the kernel.
 # Each build's `py` tree (from its //tests:gpu_h200_bundle, or _h100_) tar cJf'd into .carry/<name>.tar.xz
 # (head, v4, pdl); v4's whole bundle as .carry/gpu_<kind>_bundle.tar.gz for the suites (run them on
 # pdl's bundle too before landing it). First correctness, then a backward kernel-only A/B in
