@@ -70,6 +70,13 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
                                                   float softcap, float scale_over_softcap,
                                                   const AttentionMask<kMasked>& mask, bool needs_mask, int key0,
                                                   int query0, int lane) {
+  // Whether element 4t + 2h + e of `s` (key key0 + 8h, query query0 + 8t + 2 (lane % 4) + e) is
+  // a key its query row sees: the one mask test of every placement below.
+  auto row_sees_key = [&](int t, int h, int e) {
+    const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
+    const int key = key0 + 8 * h;
+    return key >= keys.lo && key < keys.hi;
+  };
   // The mask as a pass of its own: elements of `s` whose key their query row does not see become
   // `hidden` (0 for P^T; -1e15 for tanh, kOnTanh).
   auto hide_masked = [&](float hidden) {
@@ -79,9 +86,7 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
       for (int h = 0; h < 2; ++h) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const int key = key0 + 8 * h;
-          const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-          if (key < keys.lo || key >= keys.hi) s[4 * t + 2 * h + e] = hidden;
+          if (!row_sees_key(t, h, e)) s[4 * t + 2 * h + e] = hidden;
         }
       }
     }
@@ -102,15 +107,11 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
             float th = s[4 * t + 2 * h + e];
             if constexpr (decltype(masked)::value && kPackedMask == PackedMask::kOnTanhInExp2Loop) {
               // The mask on tanh inside the masked copy: -1e15 gives P = 0 and W = -0 (as kOnTanh).
-              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-              const int key = key0 + 8 * h;
-              if (key < keys.lo || key >= keys.hi) th = -1e15f;
+              if (!row_sees_key(t, h, e)) th = -1e15f;
             }
             prob[e] = exp2_approx(th * scale_log2 - (e == 0 ? l.x : l.y));
             if constexpr (decltype(masked)::value && kPackedMask != PackedMask::kOnTanhInExp2Loop) {
-              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-              const int key = key0 + 8 * h;
-              if (key < keys.lo || key >= keys.hi) prob[e] = 0.f;
+              if (!row_sees_key(t, h, e)) prob[e] = 0.f;
             }
             weighted[e] = prob[e] * fmaf(-th, th, 1.f);
           }
@@ -138,9 +139,7 @@ __device__ __forceinline__ void probs_from_scores(float (&s)[kQTiles * 4], const
             uint32_t keep = 0;
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-              const int key = key0 + 8 * h;
-              const KeyRange keys = mask.keys_of_row(query0 + 8 * t + 2 * (lane % 4) + e);
-              if (key >= keys.lo && key < keys.hi) keep |= e == 0 ? 0x0000ffffu : 0xffff0000u;
+              if (row_sees_key(t, h, e)) keep |= e == 0 ? 0x0000ffffu : 0xffff0000u;
             }
             s[4 * t + 2 * h] = __uint_as_float(__float_as_uint(s[4 * t + 2 * h]) & keep);
             s[4 * t + 2 * h + 1] = __uint_as_float(__float_as_uint(s[4 * t + 2 * h + 1]) & keep);
