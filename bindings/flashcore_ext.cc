@@ -431,6 +431,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("set_forced_fwd_tile", &flashcore::set_forced_fwd_tile, py::arg("tile"),
         "Test-only: 0 lets the sm90a forward pick its tile per call; 1 + a tile kind (1 default, 2 "
         "long rows, 3 few tiles) forces it where the head dim has that tile (kernels/flash_fwd_api.h).");
+  m.def("set_fwd_pack_gqa", &flashcore::set_fwd_pack_gqa, py::arg("enabled"),
+        "Test-only: whether the sm90a forward may pack a GQA group's query heads into one tile "
+        "(on by default; kernels/flash_fwd_api.h).");
   m.def("set_forced_decode_page_order", &flashcore::set_forced_decode_page_order, py::arg("order"),
         "Test-only: 0 lets each paged decode call pick the order it visits its pages in; 1 forces key "
         "order, 2 address order where the call is eligible (kernels/decode/tile_policy.h).");

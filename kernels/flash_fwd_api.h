@@ -152,6 +152,12 @@ FwdLauncher find_fwd_kernel_for(const FwdKernelKey& key, FwdKernelKey* kernel_ke
 void set_forced_fwd_tile(int tile);
 int forced_fwd_tile();
 
+// Test-only: whether the sm90a forward may pack a GQA group's query heads into one tile
+// (kernels/hopper/fwd_launch.cuh fwd_gqa_shift; on by default). A/Bs and the GPU suites turn it
+// off to run the unpacked path on the same shapes. Other archs ignore it.
+void set_fwd_pack_gqa(bool enabled);
+bool fwd_pack_gqa();
+
 // Defined in kernels/sm80/fwd_kernel.cuh (sm80, sm89 and their PTX builds; the sm90a forward is
 // hopper::launch_fwd in kernels/hopper/fwd_kernel.cuh); instantiated only by generated TUs.
 template <Arch kArch, DType kDType, int kHeadDim, bool kCausal>

@@ -81,7 +81,11 @@ const char* to_string(Arch arch) {
 
 namespace {
 std::atomic<int> g_forced_fwd_tile{0};
+std::atomic<bool> g_fwd_pack_gqa{true};
 }  // namespace
+
+void set_fwd_pack_gqa(bool enabled) { g_fwd_pack_gqa.store(enabled, std::memory_order_relaxed); }
+bool fwd_pack_gqa() { return g_fwd_pack_gqa.load(std::memory_order_relaxed); }
 
 void set_forced_fwd_tile(int tile) { g_forced_fwd_tile.store(tile, std::memory_order_relaxed); }
 int forced_fwd_tile() { return g_forced_fwd_tile.load(std::memory_order_relaxed); }

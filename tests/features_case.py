@@ -48,13 +48,14 @@ class Case:
 
     def __init__(self, *, dtype, head_dim, gqa=False, varlen=False, window=False, softcap=False, sink=False,
                  causal=False, seqused=False, seed=None, heads=8, lengths=None, dense_shape=None, window_size=None,
-                 head_dim_v=None):
+                 head_dim_v=None, group=4):
         self.dtype, self.head_dim, self.causal = dtype, head_dim, causal
         # v's (and out's, dout's) head dim: q/k's unless set apart (DeepSeek's MLA: 192 / 128)
         self.head_dim_v = head_dim if head_dim_v is None else head_dim_v
         self.seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
         g = torch.Generator(device="cuda").manual_seed(self.seed)
-        self.heads, self.heads_kv = heads, (heads // 4 if gqa else heads)
+        # gqa: `group` query heads per k/v head
+        self.heads, self.heads_kv = heads, (heads // group if gqa else heads)
         dims = "d%d" % head_dim if self.head_dim_v == head_dim else "d%d/v%d" % (head_dim, self.head_dim_v)
         self.name = "%s %s %s" % (str(dtype)[6:], dims, "+".join(
             n for n, on in (("gqa", gqa), ("varlen", varlen), ("seqused", seqused), ("window", window),

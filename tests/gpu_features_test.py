@@ -14,6 +14,7 @@ The cases and checks live in tests/features_case.py.
 import itertools
 import os
 import random
+import re
 import sys
 import textwrap
 
@@ -26,8 +27,8 @@ from flashcore.reference import features_reference
 from sanitizer_check import run_sanitizer
 from gpu_suite_env import check_expected_gpu
 
-from features_case import (DTYPES, ERRORS, UNIT_ROUNDOFF, VARLEN_Q, Case, check_deterministic_backward,
-                           print_error_summary, rel_err, run_and_check)
+from features_case import (DTYPES, ERRORS, UNIT_ROUNDOFF, VARLEN_Q, Case, check_backward, check_deterministic_backward,
+                           check_forward, print_error_summary, rel_err, run_and_check)
 
 
 # --- each feature and every combination, forward and gradients -------------------------------
@@ -221,6 +222,155 @@ def test_mqa_and_grad_through_lse(dtype):
     run_and_check(case)
 
 
+# --- pack-GQA (kernels/hopper/fwd_launch.cuh fwd_gqa_shift): on sm90a, dense GQA calls with groups
+# of 2, 4 or 8 and no left window, at head dims that run on the 64 kernels, take a kernel whose
+# tiles hold a group's query heads (row r: position r / group, head r % group). Each case below
+# runs packed and unpacked (_set_pack_gqa) on the same inputs and tile: the packed result must
+# match float64 and be bitwise the unpacked one (a row sees the same key blocks in the same order;
+# only which rows share its tile changes), lse and O's residual included.
+
+def packs_here():
+    return torch.cuda.get_device_capability() == (9, 0)
+
+
+def packed_flag(kernel_name):
+    """The sm90a forward kernel's kPackGqa (True / False) from a profiler name, demangled or not;
+    None for any other kernel."""
+    m = re.search(r"hopper::fwd_kernel<([^>]*)>", kernel_name)
+    if m:
+        return m.group(1).split(",")[-1].strip() == "true"
+    m = re.search(r"hopper10fwd_kernel.*?ELb([01])EEEvNS_9FwdParams", kernel_name)
+    return None if m is None else m.group(1) == "1"
+
+
+def forward_kernels(case):
+    """kPackGqa of each sm90a forward kernel case.forward() launches (torch.profiler, CUPTI)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        case.forward()
+    names = [e.name for e in prof.events()]
+    flags = [packed_flag(n) for n in names]
+    return [f for f in flags if f is not None], names
+
+
+def forward_packed_and_unpacked(case):
+    """(out, lse) packed, (out, lse, out_resid) unpacked; case.out_resid stays the packed run's."""
+    _attention._set_pack_gqa(False)
+    try:
+        out_u, lse_u = case.forward()
+        resid_u = case.out_resid
+    finally:
+        _attention._set_pack_gqa(True)
+    out_p, lse_p = case.forward()
+    return (out_p, lse_p), (out_u, lse_u, resid_u)
+
+
+def assert_bitwise(case, packed, unpacked):
+    for name, a, b in (("out", packed[0], unpacked[0]), ("lse", packed[1], unpacked[1]),
+                       ("out_resid", case.out_resid, unpacked[2])):
+        assert torch.equal(a.nan_to_num(7.0), b.nan_to_num(7.0)), (
+            "%s: packed %s differs from the unpacked path's (max |diff| %.3g) [seed %d]" % (
+                case.name, name, (a.double() - b.double()).abs().nan_to_num(0.0).max().item(), case.seed))
+
+
+# (Case keywords, packs): which calls take the packed kernel on sm90a
+PACK_ROUTES = {
+    "d64-g4": (dict(head_dim=64, gqa=True), True),
+    "d64-g2-causal": (dict(head_dim=64, gqa=True, group=2, causal=True), True),
+    "d64-g8-right-window": (dict(head_dim=64, gqa=True, group=8, window=True, window_size=(-1, 30)), True),
+    "d40-g4-sink-softcap": (dict(head_dim=40, gqa=True, sink=True, softcap=True), True),
+    "d64/v32-g4": (dict(head_dim=64, head_dim_v=32, gqa=True), True),
+    "d64-g3": (dict(head_dim=64, gqa=True, group=3, heads=6), False),
+    "d64-g4-left-window": (dict(head_dim=64, gqa=True, window=True), False),
+    "d64-g4-varlen": (dict(head_dim=64, gqa=True, varlen=True), False),
+    "d128-g4": (dict(head_dim=128, gqa=True), False),
+    "d64-mha": (dict(head_dim=64), False),
+}
+
+
+@pytest.mark.parametrize("route", list(PACK_ROUTES))
+def test_pack_gqa_runs_where_it_applies(route):
+    kwargs, packs = PACK_ROUTES[route]
+    case = Case(dtype=torch.bfloat16, **kwargs)
+    flags, names = forward_kernels(case)
+    if not packs_here():  # other archs have no packed kernel: not an sm90a forward at all
+        assert not any(flags), names
+        return
+    assert flags, "no sm90a forward kernel among the profiled kernels: %s" % names
+    assert flags == [packs], "%s: expected kPackGqa=%s, launched %s" % (route, packs, names)
+    _attention._set_pack_gqa(False)  # the test switch reaches the dispatch
+    try:
+        assert forward_kernels(case)[0] == [False]
+    finally:
+        _attention._set_pack_gqa(True)
+
+
+# Every tile the 64 kernels have (forced) x group 2 / 4 / 8, causal and not; plain and with softcap,
+# a sink and seqused_k. 150 query rows: no tile is full, and 150 x group rows not a tile multiple.
+@pytest.mark.parametrize("features", ["plain", "softcap+sink+seqused"])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("group", [2, 4, 8])
+@pytest.mark.parametrize("tile", ["default", "long_rows", "few_tiles"])
+def test_pack_gqa_every_tile_and_group_is_bitwise_unpacked_and_matches_float64(tile, group, causal, features):
+    extra = dict(softcap=True, sink=True, seqused=True) if features != "plain" else {}
+    case = Case(dtype=DTYPES[causal], head_dim=64, gqa=True, group=group, causal=causal, **extra)
+    _attention._set_forced_fwd_tile(tile)
+    try:
+        packed, unpacked = forward_packed_and_unpacked(case)
+    finally:
+        _attention._set_forced_fwd_tile(None)
+    assert_bitwise(case, packed, unpacked)
+    check_forward(case, *packed, case.reference(torch.float64, with_grads=False),
+                  case.reference(case.dtype, with_grads=False))
+
+
+# Shapes and head dims on the packed kernels, forward (bitwise the unpacked path, float64) and the
+# backward from the packed forward's out / lse / residual (dsink included).
+PACK_SHAPES = {
+    "d8-causal": dict(head_dim=8, causal=True),
+    "d40": dict(head_dim=40),
+    "d56-causal-g8": dict(head_dim=56, causal=True, group=8),
+    "d64/v32-causal": dict(head_dim=64, head_dim_v=32, causal=True),
+    "d32/v64": dict(head_dim=32, head_dim_v=64),
+    "sq300>sk100-causal": dict(head_dim=64, causal=True, dense_shape=(2, 300, 100)),
+    "sq1": dict(head_dim=64, dense_shape=(3, 1, 300)),
+    "sq1-causal-g8": dict(head_dim=64, causal=True, group=8, dense_shape=(3, 1, 300)),
+    "s1000-causal-g8-sink": dict(head_dim=64, causal=True, group=8, sink=True, dense_shape=(1, 1000, 1000)),
+    "right-window-softcap-sink": dict(head_dim=64, window=True, window_size=(-1, 40), softcap=True, sink=True),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+@pytest.mark.parametrize("shape", list(PACK_SHAPES))
+def test_pack_gqa_shapes_and_head_dims_match_float64_with_gradients(shape, dtype):
+    case = Case(dtype=dtype, gqa=True, **PACK_SHAPES[shape])
+    packed, unpacked = forward_packed_and_unpacked(case)
+    assert_bitwise(case, packed, unpacked)
+    ref, lowp = case.reference(torch.float64), case.reference(case.dtype)
+    check_forward(case, *packed, ref, lowp)
+    check_backward(case, case.backward(*packed), ref, lowp)
+
+
+# q and out as strided views (what the kernel's 5-D maps see through their strides): q transposed
+# from (B, H, S, D) storage, out a slice of wider rows. Same values as the contiguous call.
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_pack_gqa_transposed_q_and_strided_out(causal):
+    case = Case(dtype=torch.bfloat16, head_dim=64, gqa=True, group=4, causal=causal, dense_shape=(2, 333, 400))
+    out_c, lse_c = case.forward()
+    q_c = case.q
+    case.q = q_c.permute(0, 2, 1, 3).contiguous().permute(0, 2, 1, 3)  # head stride S*D, row stride D
+    assert case.q.stride(1) == 64 and case.q.stride(2) == 333 * 64
+    wide = torch.full(out_c.shape[:-1] + (96,), float("nan"), device="cuda", dtype=out_c.dtype)
+    out = wide[..., 16:80]  # row stride 96 x heads, 32-byte offset
+    lse = torch.full_like(lse_c, float("nan"))
+    _attention._launch(case.q, case.k, case.v, out, lse, case.causal, case.scale, **case.features())
+    torch.cuda.synchronize()
+    assert torch.isnan(wide[..., :16]).all() and torch.isnan(wide[..., 80:]).all(), "wrote outside out's view"
+    assert torch.equal(out, out_c) and torch.equal(lse, lse_c)
+    case.q = q_c
+    check_forward(case, out, lse, case.reference(torch.float64, with_grads=False),
+                  case.reference(case.dtype, with_grads=False))
+
+
 # --- deterministic mode: bitwise over 3 runs, per feature ------------------------------------
 
 DETERMINISTIC_ALL = dict(gqa=True, varlen=True, window=True, softcap=True, sink=True, causal=True)
@@ -388,6 +538,14 @@ SANITIZER_CASE = textwrap.dedent("""
             q, k, v = leaf(103, 4, d, dtype=dtype), leaf(112, 1, d, dtype=dtype), leaf(112, 1, dv, dtype=dtype)
             out = flashcore.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 83, 65, learnable_sink=sink, **kw)
             out[:100].backward(torch.randn_like(out[:100]))
+    # Pack-GQA (sm90a, head dims on the 64 kernels, no left window): the loop's dense groups of 2
+    # pack at d64 / d40; here groups of 8 (MQA), causal and not, with a sink.
+    for kw in (dict(), dict(causal=True, learnable_sink=True)):
+        sink = leaf(8, dtype=torch.float32) if kw.pop("learnable_sink", False) else None
+        q, k, v = leaf(2, 67, 8, 64, dtype=torch.bfloat16), leaf(2, 131, 1, 64, dtype=torch.bfloat16), leaf(
+            2, 131, 1, 64, dtype=torch.bfloat16)
+        out = flashcore.flash_attn_func(q, k, v, learnable_sink=sink, **kw)
+        out.backward(torch.randn_like(out))
     torch.cuda.synchronize()
     print("sanitizer case done")
 """)

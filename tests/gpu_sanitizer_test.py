@@ -13,8 +13,9 @@ it runs predicated (PREDICATED_HEAD_DIMS, issue 15): the forward with
 and without lse, and the backward with atomic and with deterministic dQ, through the gradient of
 lse too. Each is run once per entry of FEATURE_VARIANTS (the run-time features: plain; GQA with
 a sliding window and softcap; packed varlen with GQA, a window, softcap, a sink and seqused_k;
-softcap alone). The four tools run at once, one process each, and the test fails on any report of
-any of them (tests/sanitizer_check.py), or on an output element the kernels left unwritten.
+softcap alone; GQA with a sink and no window). The four tools run at once, one process each, and
+the test fails on any report of any of them (tests/sanitizer_check.py), or on an output element
+the kernels left unwritten.
 FLASHCORE_SANITIZER_TOOLS / FLASHCORE_SANITIZER_SHARD run a part of the sweep (some tools, every
 n-th instantiation: sanitizer_check.sweep_selection), for runs under a shorter time limit than the
 whole sweep needs; the test prints which part it ran.
@@ -47,12 +48,15 @@ from gpu_suite_env import check_expected_gpu
 # that their backward runs the sm90a packed-softcap kernels (kernels/hopper/bwd_launch.cuh): the
 # second with a window, so the masked one at every instantiation; the fourth without, so the
 # unmasked one at the non-causal instantiations (its mask pass on the packed pairs runs on the key
-# tails, bwd_scores.cuh). The third keeps softcap with a sink's gradient (the sink kernel).
+# tails, bwd_scores.cuh). The third keeps softcap with a sink's gradient (the sink kernel). The
+# fifth, GQA without a window, runs the sm90a pack-GQA forward (kernels/hopper/fwd_launch.cuh) at
+# the head dims on the 64 kernels.
 FEATURE_VARIANTS = [
     {},
     {"gqa": True, "window_size": [20, 3], "softcap": 30.0},
     {"varlen": True, "gqa": True, "window_size": [40, 7], "softcap": 5.0, "sink": True},
     {"softcap": 30.0},
+    {"gqa": True, "sink": True},
 ]
 
 

@@ -25,6 +25,10 @@
 //     tile_swizzle_bytes, with the tiles' loads and wgmma descriptors);
 //   - K and V from a paged KV cache arrive as page-sized boxes through the block table into the
 //     same tiles (paged_kv.cuh); nothing else in the kernel knows the cache is paged.
+//   - pack-GQA (kPackGqa, gqa_shift > 0): a tile's rows are the (position, head) pairs of one k/v head's
+//     group of query heads, loaded and stored through 5-D maps in the same lines, so each K/V
+//     block serves the whole group; only the mask, the lse / sink and the register stores turn a
+//     row into its position and head.
 // Alternatives measured and dropped (docs/PERF.md): serial GEMMs, overlap without pingpong, one
 // CTA per tile, 160-key blocks, batches merged across tile boundaries.
 // The host side is fwd_launch.cuh, which the generated sm90a instantiation TUs include
@@ -76,9 +80,13 @@ struct FwdTensorMaps {
   CUtensorMap o;  // box of block_m rows: a whole tile, stored by the producer
 };
 
-template <class Traits, int kHeadDim, bool kCausal, FwdTileKind kTile>
+// kPackGqa: the pack-GQA kernel (tile_policy.h fwd_has_pack_gqa), taking gqa_shift_arg; the others
+// compile with gqa_shift = 0, their code the same as before pack-GQA existed.
+template <class Traits, int kHeadDim, bool kCausal, FwdTileKind kTile, bool kPackGqa>
 __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs + 1) * 128, 1)
-    fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps, bool pair_causal_tiles) {
+    fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps, bool pair_causal_tiles,
+               int gqa_shift_arg) {
+  const int gqa_shift = kPackGqa ? gqa_shift_arg : 0;
   using Element = typename Traits::Element;
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
   constexpr int kBlockM = kPolicy.block_m;
@@ -122,13 +130,20 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   if (sorted_varlen) {  // syncs the CTA
     build_varlen_order<kCausal>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.seqlen_k, p.batch, p.heads, kBlockM, varlen_order);
   }
+  // Pack-GQA (gqa_shift > 0, fwd_launch.cuh decides): the 2^gqa_shift query heads of one k/v head
+  // share a tile, row r being position r >> gqa_shift of query head (kv << gqa_shift) + r % 2^gqa_shift
+  // (maps.q / maps.o are then 5-D: tensor_map.h make_packed_gqa_tensor_map). The scheduler walks
+  // the k/v heads over seqlen_q << gqa_shift rows, each K / V block is read once for the whole
+  // group, and a causal tile spans 1 / 2^gqa_shift as many positions, so fewer of its key blocks
+  // are partly masked. Rows are turned into positions where the mask or a tensor needs them.
+  const int q_rows = p.seqlen_q << gqa_shift;
   const TileScheduler<kCausal> scheduler(
-      p.seqlen_q, p.heads, p.batch, kBlockM, pair_causal_tiles,
-      kCausal ? TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kBlockM) : 0,
+      q_rows, gqa_shift > 0 ? p.heads_kv : p.heads, p.batch, kBlockM, pair_causal_tiles,
+      kCausal ? TileScheduler<kCausal>::growing_m_blocks(q_rows, p.seqlen_k, p.window_left, kBlockM) : 0,
       sorted_varlen,
       static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row
-  const int group = p.heads / p.heads_kv;    // GQA: query heads per k/v head
+  const int group = gqa_shift > 0 ? 1 : p.heads / p.heads_kv;  // query heads per k/v head (a packed tile's head is its k/v head)
   // A tile's sequence and the key blocks [n_first, n_end) its query rows visit (the window's,
   // not all of them). False for a tile past its sequence's end (varlen): no role touches it.
   struct TilePlan {
@@ -138,8 +153,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   auto plan = [&](int w, TilePlan& t) {
     if (!scheduler.decode(w, t.m_block, t.head, t.batch)) return false;
     t.seq = SeqInfo(p, t.batch, p.seqlen_q, p.seqlen_k);
-    if (t.m_block * kBlockM >= t.seq.seqlen_q) return false;
-    AttentionMask<kCausal>(t.seq, p).key_blocks(t.m_block * kBlockM, kBlockM, kBlockN, t.n_first, t.n_end);
+    if (t.m_block * kBlockM >= (t.seq.seqlen_q << gqa_shift)) return false;
+    AttentionMask<kCausal>(t.seq, p).key_blocks((t.m_block * kBlockM) >> gqa_shift, kBlockM >> gqa_shift, kBlockN,
+                                                t.n_first, t.n_end);
     return true;
   };
 
@@ -180,7 +196,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // here, off the consumers' path. Owed tile per buffer (m0 < 0: none), kept in scalars (an
     // array indexed by the runtime stage would live in local memory).
     struct OwedTile {
-      int row0 = -1, head = 0, tma_batch = 0;  // row0: first row in TMA coordinates
+      int row0 = -1, head = 0, tma_batch = 0;  // row0: first row (pack-GQA: position) in TMA coordinates
     };
     OwedTile owed0, owed1;  // owed1: kQBuffers == 2 only
     auto store_owed_o = [&](int qs) {
@@ -189,7 +205,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       const unsigned char* o_tile = reinterpret_cast<const unsigned char*>(smem.q[qs]);
 #pragma unroll
       for (int cb = 0; cb < kHeadDim / kTileCols; ++cb) {
-        tma_store_4d(&maps.o, o_tile + cb * (kBlockM * kSwizzle), cb * kTileCols, t.row0, t.head, t.tma_batch);
+        if (gqa_shift > 0) {
+          tma_store_5d(&maps.o, o_tile + cb * (kBlockM * kSwizzle), cb * kTileCols, 0, t.row0, t.head, t.tma_batch);
+        } else {
+          tma_store_4d(&maps.o, o_tile + cb * (kBlockM * kSwizzle), cb * kTileCols, t.row0, t.head, t.tma_batch);
+        }
       }
       tma_store_commit();
       tma_store_wait_read();
@@ -214,14 +234,20 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       store_owed_o(qs);
       if (leader) {
         mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
-        load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
-                                                        t.seq.row0_q + t.m_block * kBlockM, t.head, tma_batch);
+        if (gqa_shift > 0) {
+          load_tile_packed_gqa<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
+                                                                     (t.m_block * kBlockM) >> gqa_shift, t.head,
+                                                                     tma_batch);
+        } else {
+          load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
+                                                          t.seq.row0_q + t.m_block * kBlockM, t.head, tma_batch);
+        }
       }
       // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
       // tile that ends past it (a TMA box would overwrite the next sequence's rows).
       const int m0 = t.m_block * kBlockM;
       const bool tma_o = !varlen || m0 + kBlockM <= t.seq.seqlen_q;
-      const OwedTile now{tma_o ? t.seq.row0_q + m0 : -1, t.head, tma_batch};
+      const OwedTile now{tma_o ? t.seq.row0_q + (m0 >> gqa_shift) : -1, t.head, tma_batch};
       if (kQBuffers == 1 || qs == 0) {
         owed0 = now;
       } else {
@@ -372,7 +398,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     const int m0 = t.m_block * kBlockM;
     const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
     const AttentionMask<kCausal> mask(seq, p);
-    const KeyRange key_limit[2] = {mask.keys_of_row(row_base), mask.keys_of_row(row_base + 8)};
+    const KeyRange key_limit[2] = {mask.keys_of_row(row_base >> gqa_shift), mask.keys_of_row((row_base + 8) >> gqa_shift)};
+    const int pos0 = m0 >> gqa_shift, positions = kBlockM >> gqa_shift;  // the tile's sequence positions
+    // A row's query head and position (pack-GQA; else the tile's head and the row). A thread's two
+    // rows differ by 8, so with groups of at most 8 they are one head's.
+    auto row_head = [&](int row) { return gqa_shift > 0 ? (head << gqa_shift) + (row & ((1 << gqa_shift) - 1)) : head; };
 
     float o[kOTiles * 4];
 #pragma unroll
@@ -398,7 +428,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       if constexpr (kTanhInSoftmaxStep) {
         const bool softcap = p.softcap > 0.f;
         if (softcap) scale_scores(s, p.softmax_scale / p.softcap);
-        if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
+        if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
           if (softcap) tanh_scores(s);
           softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
         } else if (softcap) {
@@ -408,7 +438,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         }
       } else {
         if (p.softcap > 0.f) softcap_scores(s, p.softmax_scale / p.softcap);
-        if (mask.block_needs_mask(m0, kBlockM, j * kBlockN, kBlockN)) {
+        if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
           softmax.template step<true>(s, scale_log2, j * kBlockN, key_limit, alpha);
         } else {
           softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
@@ -527,24 +557,38 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // O of a varlen tile that ends past its sequence goes straight from registers to its rows (a
     // TMA box would spill into the next sequence); so do the zeros of a tile that sees no key.
     float inv[2], lse_row[2];
-    softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[head] * kLog2e : -INFINITY);
+    softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[row_head(row_base)] * kLog2e : -INFINITY);
+    // The unpacked kernels keep their code as it was before pack-GQA (SASS-identical); the packed
+    // one finds each row's head and position.
     if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
-      float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, head, seq.row0_q);
+      if constexpr (kPackGqa) {
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = row_base + 8 * h;
-        if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
+        for (int h = 0; h < 2; ++h) {
+          const int row = row_base + 8 * h, pos = row >> gqa_shift;
+          float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, row_head(row), seq.row0_q);
+          if (pos < seq.seqlen_q && lane % 4 == 0) lse[pos] = lse_row[h];
+        }
+      } else {
+        float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, head, seq.row0_q);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = row_base + 8 * h;
+          if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
+        }
       }
     }
     // O, or its rounding residual, from registers straight to this thread's rows: 16-byte row
     // pieces; rows that saw no key get zeros.
     auto store_rows = [&](void* dst, auto pack) {
-      Element* base = static_cast<Element*>(dst) + batch * p.o_batch_stride + head * p.o_head_stride;
+      // Unpacked: row_head(row) is the tile's head and pos the row (the base pointer is hoisted).
+      Element* const tile_base = static_cast<Element*>(dst) + batch * p.o_batch_stride + head * p.o_head_stride;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int row = row_base + 8 * h;
-        if (row < seq.seqlen_q) {
-          Element* dst_row = base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
+        const int row = row_base + 8 * h, pos = row >> gqa_shift;
+        if (pos < seq.seqlen_q) {
+          Element* base = kPackGqa ? static_cast<Element*>(dst) + batch * p.o_batch_stride + row_head(row) * p.o_head_stride
+                                   : tile_base;
+          Element* dst_row = base + static_cast<int64_t>(seq.row0_q + pos) * p.o_row_stride;
 #pragma unroll
           for (int t = 0; t < kOTiles; ++t) {
             if (8 * t < p.head_dim_v) {  // n8 groups past the call's head_dim_v are not O's columns

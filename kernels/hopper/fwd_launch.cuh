@@ -17,9 +17,22 @@
 namespace flashcore {
 namespace hopper {
 
+// Pack-GQA (fwd_kernel.cuh): log2 of the query heads per k/v head a tile packs, 0 for none. Dense
+// calls with groups of 2, 4 or 8 (a thread's two rows, 8 apart, stay one head's: its sink and
+// lse row) and no left window (the scheduler's split of a window's growing blocks counts rows,
+// tile_scheduler.cuh). Packed varlen batches keep one head a tile: their rows are addressed
+// through cu_seqlens, which a 5-D map's position axis does not follow.
+inline int fwd_gqa_shift(const FwdParams& p) {
+  if (!fwd_pack_gqa() || p.cu_seqlens_q != nullptr || p.window_left >= 0 || p.heads_kv <= 0) return 0;
+  if (p.seqlen_q > (1 << 27)) return 0;  // seqlen_q << 3 stays an int
+  const int group = p.heads / p.heads_kv;
+  return group == 2 ? 1 : group == 4 ? 2 : group == 8 ? 3 : 0;
+}
+
 // sm_count: the device's SMs (the persistent grid's size), looked up once by launch_fwd.
-template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile>
-cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t stream) {
+// gqa_shift: fwd_gqa_shift(p), 0 unless kPackGqa.
+template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile, bool kPackGqa = false>
+cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
   using Element = typename Traits::Element;
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
@@ -30,7 +43,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t strea
       1024;
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "the forward's shared memory exceeds sm_90's 227 KB");
   constexpr int kSwizzle = tile_swizzle_bytes(kHeadDim);
-  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kTile>;
+  constexpr auto kernel = &fwd_kernel<Traits, kHeadDim, kCausal, kTile, kPackGqa>;
   if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;
   if (p.batch <= 0 || p.heads <= 0 || p.seqlen_q <= 0 || p.seqlen_k <= 0) return cudaErrorInvalidValue;
   if (p.heads > 65535 || p.batch > 65535) return cudaErrorInvalidConfiguration;
@@ -38,12 +51,18 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t strea
 
   FwdTensorMaps maps;
   const TmaLayout t(p, p.batch, p.seqlen_q, p.seqlen_k);
-  cudaError_t err = make_bshd_tensor_maps(
-      {{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q), p.q_row_stride,
-        p.q_head_stride, kPolicy.block_m, p.head_dim},
-       {&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q), p.o_row_stride,
-        p.o_head_stride, kPolicy.block_m, p.head_dim_v}},
-      kDType, t.batch, kSwizzle);
+  if (gqa_shift > 0 && (!kPackGqa || t.varlen || kPolicy.block_m % (1 << gqa_shift) != 0)) return cudaErrorInvalidValue;
+  const BshdOperand q_op{&maps.q, p.q, t.rows_q, p.heads, t.batch_stride(p.q_batch_stride, p.q_row_stride, t.rows_q),
+                         p.q_row_stride, p.q_head_stride, kPolicy.block_m, p.head_dim};
+  const BshdOperand o_op{&maps.o, p.o, t.rows_q, p.heads, t.batch_stride(p.o_batch_stride, p.o_row_stride, t.rows_q),
+                         p.o_row_stride, p.o_head_stride, kPolicy.block_m, p.head_dim_v};
+  cudaError_t err = cudaSuccess;
+  if (gqa_shift > 0) {
+    err = make_packed_gqa_tensor_map(q_op, 1 << gqa_shift, kDType, t.batch, kSwizzle);
+    if (err == cudaSuccess) err = make_packed_gqa_tensor_map(o_op, 1 << gqa_shift, kDType, t.batch, kSwizzle);
+  } else {
+    err = make_bshd_tensor_maps({q_op, o_op}, kDType, t.batch, kSwizzle);
+  }
   if (err != cudaSuccess) return err;
   if (p.block_table != nullptr) {
     // A paged cache: num_pages batch entries of page_size rows, boxes that stay inside a page
@@ -73,18 +92,21 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, cudaStream_t strea
   // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
   // Pairs balance tiles of known cost; a packed batch's lengths are known on the GPU only, where
   // its sorted order decides (tile_scheduler.cuh).
+  // Pack-GQA: the k/v heads over seqlen_q << gqa_shift rows (fwd_kernel.cuh builds the same).
+  const int q_rows = p.seqlen_q << gqa_shift;
+  const int heads = gqa_shift > 0 ? p.heads_kv : p.heads;
   const bool pairs =
-      !t.varlen && TileScheduler<kCausal>::causal_pairs(p.seqlen_q, p.heads, p.batch, kPolicy.block_m, sm_count);
+      !t.varlen && TileScheduler<kCausal>::causal_pairs(q_rows, heads, p.batch, kPolicy.block_m, sm_count);
   const TileScheduler<kCausal> scheduler(
-      p.seqlen_q, p.heads, p.batch, kPolicy.block_m, pairs,
-      TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kPolicy.block_m));
-  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * p.heads * p.batch;
+      q_rows, heads, p.batch, kPolicy.block_m, pairs,
+      TileScheduler<kCausal>::growing_m_blocks(q_rows, p.seqlen_k, p.window_left, kPolicy.block_m));
+  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * heads * p.batch;
   // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
   // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).
-  const int64_t walk = t.varlen ? items + static_cast<int64_t>(p.heads) * p.batch : items * scheduler.dense_tiles_per_item;
+  const int64_t walk = t.varlen ? items + static_cast<int64_t>(heads) * p.batch : items * scheduler.dense_tiles_per_item;
   if (walk > INT32_MAX) return cudaErrorInvalidConfiguration;
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs, gqa_shift);
   return cudaGetLastError();
 }
 
@@ -95,20 +117,27 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   int sm_count = 0;
   const cudaError_t err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
+  // The tile is picked for the rows and heads the scheduler walks (pack-GQA: a k/v head's group
+  // of query heads as seqlen_q << gqa_shift rows).
+  const int gqa_shift = fwd_has_pack_gqa(kHeadDim) ? fwd_gqa_shift(p) : 0;
   const FwdTileKind tile =
-      pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, forced_fwd_tile(),
-                    p.cu_seqlens_q != nullptr ? p.total_q : 0);
-  if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
-    if (tile == FwdTileKind::kFewTiles) {
-      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kFewTiles>(p, sm_count, stream);
+      pick_fwd_tile(kHeadDim, p.batch, gqa_shift > 0 ? p.heads_kv : p.heads, p.seqlen_q << gqa_shift, p.seqlen_k,
+                    kCausal, sm_count, forced_fwd_tile(), p.cu_seqlens_q != nullptr ? p.total_q : 0);
+  // Each tile kind's kernel, packed or not.
+  auto launch = [&](auto tile_c) {
+    constexpr FwdTileKind kTile = decltype(tile_c)::value;
+    if constexpr (fwd_has_pack_gqa(kHeadDim)) {
+      if (gqa_shift > 0) return launch_fwd_tile<kDType, kHeadDim, kCausal, kTile, true>(p, sm_count, gqa_shift, stream);
     }
+    return launch_fwd_tile<kDType, kHeadDim, kCausal, kTile>(p, sm_count, 0, stream);
+  };
+  if constexpr (fwd_has_few_tiles_tile(kHeadDim)) {
+    if (tile == FwdTileKind::kFewTiles) return launch(std::integral_constant<FwdTileKind, FwdTileKind::kFewTiles>{});
   }
   if constexpr (fwd_has_long_rows_tile(kHeadDim, kCausal)) {
-    if (tile == FwdTileKind::kLongRows) {
-      return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kLongRows>(p, sm_count, stream);
-    }
+    if (tile == FwdTileKind::kLongRows) return launch(std::integral_constant<FwdTileKind, FwdTileKind::kLongRows>{});
   }
-  return launch_fwd_tile<kDType, kHeadDim, kCausal, FwdTileKind::kDefault>(p, sm_count, stream);
+  return launch(std::integral_constant<FwdTileKind, FwdTileKind::kDefault>{});
 }
 
 }  // namespace hopper

@@ -38,6 +38,19 @@ __device__ __forceinline__ void load_tile(const CUtensorMap* map, Element* tile,
   }
 }
 
+// load_tile's tile from a pack-GQA map (tensor_map.h make_packed_gqa_tensor_map): kRows rows
+// = kRows / group sequence positions from `pos0`, each position's `group` heads of k/v head
+// `head_kv` in turn, in the same lines as load_tile's rows.
+template <int kHeadDim, int kRows, class Element, int kSwizzleBytes = 128>
+__device__ __forceinline__ void load_tile_packed_gqa(const CUtensorMap* map, Element* tile, uint64_t* bar, int pos0,
+                                                     int head_kv, int batch) {
+  constexpr int kCols = kSwizzleBytes / 2;
+#pragma unroll
+  for (int cb = 0; cb < kHeadDim / kCols; ++cb) {
+    tma_load_5d(map, tile + cb * kRows * kCols, bar, cb * kCols, 0, pos0, head_kv, batch);
+  }
+}
+
 // Zeroes rows [from, kRows) of a kRows x kHeadDim tile laid out as load_tile writes it: one
 // kSwizzleBytes line per (column block, row) -- the swizzle permutes 16-byte chunks within a line,
 // so whole lines are zeroed in place. (Rows past a packed sequence or past the data, which the

@@ -31,6 +31,31 @@ cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const v
 
 }  // namespace
 
+cudaError_t make_packed_gqa_tensor_map(const BshdOperand& op, int group, DType dtype, int batch, int swizzle_bytes) {
+  if (swizzle_bytes != 128 && swizzle_bytes != 64) return cudaErrorInvalidValue;
+  if (group <= 0 || op.heads % group != 0 || op.box_rows % group != 0) return cudaErrorInvalidValue;
+  EncodeTiledFn encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorSymbolNotFound;
+  constexpr int64_t kElem = 2;  // fp16 / bf16
+  const cuuint64_t dims[5] = {static_cast<cuuint64_t>(op.head_dim), static_cast<cuuint64_t>(group),
+                              static_cast<cuuint64_t>(op.seqlen), static_cast<cuuint64_t>(op.heads / group),
+                              static_cast<cuuint64_t>(batch)};
+  const cuuint64_t strides[4] = {static_cast<cuuint64_t>(op.head_stride * kElem),
+                                 static_cast<cuuint64_t>(op.row_stride * kElem),
+                                 static_cast<cuuint64_t>(op.head_stride * group * kElem),
+                                 static_cast<cuuint64_t>(op.batch_stride * kElem)};
+  const cuuint32_t box[5] = {static_cast<cuuint32_t>(swizzle_bytes / kElem), static_cast<cuuint32_t>(group),
+                             static_cast<cuuint32_t>(op.box_rows / group), 1, 1};
+  const cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
+  const cuuint64_t bshd_strides[3] = {strides[1], strides[0], strides[3]};  // row, head, batch
+  const CUresult r = encode(op.map, dtype == DType::kFp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                            5, const_cast<void*>(op.base), dims, strides, box, elem_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            swizzle_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+                            bshd_l2_promotion(op.base, bshd_strides), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch,
                                   int swizzle_bytes) {
   if (swizzle_bytes != 128 && swizzle_bytes != 64) return cudaErrorInvalidValue;

@@ -37,6 +37,16 @@ struct BshdOperand {
 cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch,
                                   int swizzle_bytes = 128);
 
+// Pack-GQA (the forward's q and o under grouped-query attention, kernels/hopper/fwd_kernel.cuh):
+// the `group` query heads of one k/v head as rows of one tile. The operand's heads kv * group ..
+// kv * group + group - 1 are adjacent, so a 5-D map, dims innermost first (head_dim, group,
+// seqlen, heads / group, batch), with a box of (one swizzled row, group, box_rows / group, 1, 1)
+// writes box_rows 128-byte lines to shared memory in the order (position, head in the group) --
+// the layout of make_bshd_tensor_maps' box_rows rows, so one tile holds box_rows / group positions
+// of every head of the group. `op.heads` is the query heads; box_rows a multiple of group.
+cudaError_t make_packed_gqa_tensor_map(const BshdOperand& op, int group, DType dtype, int batch,
+                                       int swizzle_bytes = 128);
+
 // The TMA view of a call's tensors: a dense batch as it is, a packed varlen batch as one batch
 // entry holding every row (the kernels then address row cu_seqlens[b] + r, and the map's bound
 // is the tensor's end: the TMA never reads past it).

@@ -70,6 +70,14 @@ constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool caus
 // rows per SM run better as one CTA's two pingponged consumers than as a second wave.
 constexpr bool fwd_has_few_tiles_tile(int head_dim) { return head_dim == 64 || head_dim == 128; }
 
+// Pack-GQA (fwd_kernel.cuh kPackGqa; which calls: fwd_launch.cuh fwd_gqa_shift): head dims whose
+// forward has a kernel that packs a GQA group's query heads into one tile. Measured on an H200,
+// kernel-only, 16k tokens, groups 4 and 8: d64 against the unpacked kernels 1.015..1.121 at
+// S 1024-4096, 0.997..1.019 at S 16384 (session 36, docs/results/2026-11-28-h200-session36.md);
+// d128 0.980..1.016 (session 35), so not built there. As a run-time shift in every kernel it cost
+// the unpacked (MHA) rows 0.981..1.006 (more spills), hence a kernel of its own.
+constexpr bool fwd_has_pack_gqa(int head_dim) { return head_dim == 64; }
+
 // Which tile of a head dim a kernel is built for (fwd_tile_policy).
 enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
 

@@ -93,6 +93,25 @@ __device__ __forceinline__ void tma_load_4d(const CUtensorMap* map, void* smem_d
       : "memory");
 }
 
+// 5-D tiled TMA load (the forward's pack-GQA q: tensor_map.h make_packed_gqa_tensor_map).
+__device__ __forceinline__ void tma_load_5d(const CUtensorMap* map, void* smem_dst, uint64_t* bar, int c0, int c1,
+                                            int c2, int c3, int c4) {
+  asm volatile(
+      "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4, %5, %6}], [%7];\n" ::"r"(smem_u32(smem_dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(smem_u32(bar))
+      : "memory");
+}
+
+// 5-D tiled TMA store (the pack-GQA o), as tma_store_4d.
+__device__ __forceinline__ void tma_store_5d(const CUtensorMap* map, const void* smem_src, int c0, int c1, int c2,
+                                             int c3, int c4) {
+  asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_u32(smem_src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+               : "memory");
+}
+
 // 4-D tiled TMA store from shared memory (bulk-group completion); rows past the tensor's extent
 // are not written. The writing threads must have fenced their shared-memory stores to the async
 // proxy (fence_view_async_shared) and synchronised before one thread issues this.

@@ -118,6 +118,12 @@ def _set_forced_fwd_tile(tile):
     _C.set_forced_fwd_tile(FWD_TILES[tile])
 
 
+def _set_pack_gqa(enabled):
+    """Test-only: whether the sm90a forward may pack a GQA group's query heads into one tile (on by
+    default; kernels/hopper/fwd_launch.cuh). Off runs the unpacked kernel path on the same shapes."""
+    _C.set_fwd_pack_gqa(bool(enabled))
+
+
 # Test-only (tests/gpu_sanitizer_test.py): outputs start as NaN instead of uninitialised memory.
 # compute-sanitizer's initcheck does not see the Hopper kernels' TMA stores (cp.async.bulk.tensor):
 # every later read of a TMA-written output is reported as uninitialised (measured: 32,768 reports

@@ -24,17 +24,22 @@ ap.add_argument("--det", action="store_true", help="also the deterministic backw
 ap.add_argument("--sink", action="store_true", help="feature rows with and without a learnable sink")
 ap.add_argument("--seqlens", default="1024,4096,16384")
 ap.add_argument("--softcaps", default="0", help="the grid once per softcap (0: none); rows with one say sc<value>")
+ap.add_argument("--groups", default="1", help="query heads per k/v head (GQA), the grid once per group; rows with one > 1 "
+                "say g<group>")
 args = ap.parse_args()
 dims = [tuple(int(y) for y in x.split(":")) if ":" in x else (int(x), int(x)) for x in args.dims.split(",")]
 passes = args.passes.split(",")
 dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
 softcaps = [float(x) for x in args.softcaps.split(",")]
 seqlens = [int(x) for x in args.seqlens.split(",")]
-for (d, dv), sc, s, causal in itertools.product(dims, softcaps, seqlens, (False, True)):
+groups = [int(x) for x in args.groups.split(",")]
+for (d, dv), sc, grp, s, causal in itertools.product(dims, softcaps, groups, seqlens, (False, True)):
     b, h = 16384 // s, 2048 // d
     g = torch.Generator(device="cuda").manual_seed(s + d + causal)
-    q, k = (torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g) for _ in range(2))
-    v, dout = (torch.randn(b, s, h, dv, device="cuda", dtype=dt, generator=g) for _ in range(2))
+    q = torch.randn(b, s, h, d, device="cuda", dtype=dt, generator=g)
+    k = torch.randn(b, s, h // grp, d, device="cuda", dtype=dt, generator=g)
+    v = torch.randn(b, s, h // grp, dv, device="cuda", dtype=dt, generator=g)
+    dout = torch.randn(b, s, h, dv, device="cuda", dtype=dt, generator=g)
     scale = d ** -0.5
     fa = (-1, -1, sc) if sc else ()  # window (unbounded), softcap: attention_fwd / _bwd's positional tail
     out, lse = torch.ops.flashcore.attention_fwd(q, k, v, causal, scale, False, *fa)[:2]
@@ -49,7 +54,7 @@ for (d, dv), sc, s, causal in itertools.product(dims, softcaps, seqlens, (False,
         if name.split("_")[0] not in passes:
             continue
         ms = tt.do_bench_cudagraph(fn, rep=args.rep)
-        dim = (f"d{d}" if d == dv else f"d{d}v{dv}") + (f"sc{sc:g}" if sc else "")
+        dim = (f"d{d}" if d == dv else f"d{d}v{dv}") + (f"sc{sc:g}" if sc else "") + (f"g{grp}" if grp > 1 else "")
         print(f"{args.label} {name} {args.dtype} {dim} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
 
 # Feature rows (issue 13's cost bars): window 4096 at S16k causal, softcap 30 at S4k causal; with
