@@ -12,7 +12,7 @@
 //     alternate their GEMM batches round-robin, so one's softmax hides under the others' GEMMs
 //     (pingpong);
 //   - the epilogue writes O through shared memory (the tile's Q buffer) and a TMA store, while
-//     the producer already loads the next tile;
+//     the producer already loads the next tile (its stores: fwd_epilogue.cuh);
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
 //     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
 //     diagonal are never loaded;
@@ -45,6 +45,7 @@
 #include "kernels/common/online_softmax.cuh"
 #include "kernels/common/rounding_residual.cuh"
 #include "kernels/flash_fwd_api.h"
+#include "kernels/hopper/fwd_epilogue.cuh"
 #include "kernels/hopper/paged_kv.cuh"
 #include "kernels/hopper/smem_tile.cuh"
 #include "kernels/hopper/tensor_map.h"
@@ -400,9 +401,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     const AttentionMask<kCausal> mask(seq, p);
     const KeyRange key_limit[2] = {mask.keys_of_row(row_base >> gqa_shift), mask.keys_of_row((row_base + 8) >> gqa_shift)};
     const int pos0 = m0 >> gqa_shift, positions = kBlockM >> gqa_shift;  // the tile's sequence positions
-    // A row's query head and position (pack-GQA; else the tile's head and the row). A thread's two
-    // rows differ by 8, so with groups of at most 8 they are one head's.
-    auto row_head = [&](int row) { return gqa_shift > 0 ? (head << gqa_shift) + (row & ((1 << gqa_shift) - 1)) : head; };
+    // Where this thread's rows go (fwd_epilogue.cuh; pack-GQA: each row's query head and position).
+    const FwdThreadRows rows{row_base, head, batch, gqa_shift, seq};
 
     float o[kOTiles * 4];
 #pragma unroll
@@ -557,73 +557,23 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // O of a varlen tile that ends past its sequence goes straight from registers to its rows (a
     // TMA box would spill into the next sequence); so do the zeros of a tile that sees no key.
     float inv[2], lse_row[2];
-    softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[row_head(row_base)] * kLog2e : -INFINITY);
-    // The unpacked kernels keep their code as it was before pack-GQA (SASS-identical); the packed
-    // one finds each row's head and position.
-    if (p.lse != nullptr) {  // null when the caller did not ask for the log-sum-exp
-      if constexpr (kPackGqa) {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = row_base + 8 * h, pos = row >> gqa_shift;
-          float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, row_head(row), seq.row0_q);
-          if (pos < seq.seqlen_q && lane % 4 == 0) lse[pos] = lse_row[h];
-        }
-      } else {
-        float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, head, seq.row0_q);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = row_base + 8 * h;
-          if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
-        }
-      }
-    }
-    // O, or its rounding residual, from registers straight to this thread's rows: 16-byte row
-    // pieces; rows that saw no key get zeros.
-    auto store_rows = [&](void* dst, auto pack) {
-      // Unpacked: row_head(row) is the tile's head and pos the row (the base pointer is hoisted).
-      Element* const tile_base = static_cast<Element*>(dst) + batch * p.o_batch_stride + head * p.o_head_stride;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = row_base + 8 * h, pos = row >> gqa_shift;
-        if (pos < seq.seqlen_q) {
-          Element* base = kPackGqa ? static_cast<Element*>(dst) + batch * p.o_batch_stride + row_head(row) * p.o_head_stride
-                                   : tile_base;
-          Element* dst_row = base + static_cast<int64_t>(seq.row0_q + pos) * p.o_row_stride;
-#pragma unroll
-          for (int t = 0; t < kOTiles; ++t) {
-            if (8 * t < p.head_dim_v) {  // n8 groups past the call's head_dim_v are not O's columns
-              *reinterpret_cast<uint32_t*>(dst_row + 8 * t + 2 * (lane % 4)) =
-                  n_blocks > 0 ? pack(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]) : 0u;
-            }
-          }
-        }
-      }
-    };
+    softmax.finish(inv, lse_row, p.sink != nullptr ? p.sink[rows.head_of(row_base)] * kLog2e : -INFINITY);
+    if (p.lse != nullptr) rows.write_lse<kPackGqa>(p, varlen, lane, lse_row);  // null: the caller did not ask for it
     if (p.o_resid != nullptr) {
       // Training: what O's rounding drops (FwdParams::o_resid), read once by the backward's
       // preprocess; plain stores, so the TMA path below stays as it is.
-      store_rows(p.o_resid, [](float x, float y) { return pack2_rounding_residual<Traits>(x, y); });
+      rows.store_rows<Element, kOTiles, kPackGqa>(p, p.o_resid, lane, n_blocks, o, inv, [](float x, float y) {
+        return pack2_rounding_residual<Traits>(x, y);
+      });
     }
     if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
-      unsigned char* o_tile = reinterpret_cast<unsigned char*>(smem.q[qs]);
-      // n8 group t is 16-byte chunk t % kChunks of column block t / kChunks; the TMA's swizzle
-      // XORs a chunk's index with address bits 7 and up (row r's line starts at r * kSwizzle).
-      constexpr int kChunks = kSwizzle / 16;
-#pragma unroll
-      for (int t = 0; t < kOTiles; ++t) {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int r = cwg * 64 + warp * 16 + lane / 4 + 8 * h;  // row within the tile
-          const int chunk = (t % kChunks) ^ ((r * kSwizzle / 128) % kChunks);
-          const int offset = (t / kChunks) * (kBlockM * kSwizzle) + r * kSwizzle + chunk * 16 + (lane % 4) * 4;
-          *reinterpret_cast<uint32_t*>(o_tile + offset) =
-              Traits::pack2(o[4 * t + 2 * h] * inv[h], o[4 * t + 2 * h + 1] * inv[h]);
-        }
-      }
+      write_o_tile_swizzled<Traits, kOTiles, kSwizzle, kBlockM>(reinterpret_cast<unsigned char*>(smem.q[qs]),
+                                                                cwg * 64 + warp * 16 + lane / 4, lane, o, inv);
       fence_view_async_shared();  // this thread's O writes, before the producer's TMA store reads them
       release(&smem.q_empty[qs]);
     } else {
-      store_rows(p.o, [](float x, float y) { return Traits::pack2(x, y); });
+      rows.store_rows<Element, kOTiles, kPackGqa>(p, p.o, lane, n_blocks, o, inv,
+                                                  [](float x, float y) { return Traits::pack2(x, y); });
       if (n_blocks > 0) release(&smem.q_empty[qs]);  // the Q buffer is free: no O is owed from it
     }
   }
