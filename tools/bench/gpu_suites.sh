@@ -9,7 +9,7 @@
 set -u
 C=$(cd "${CARRY:?CARRY: the folder holding gpu_<kind>_bundle.tar.gz}" && pwd)
 OUT=${OUT:-/tmp/suites_out}
-W=/tmp/gpu_suites
+W=${SUITES_WORK:-/tmp/gpu_suites}  # a folder per concurrent invocation
 mkdir -p "$OUT" "$W"
 bundle=$(ls "$C"/gpu_*_bundle.tar.gz | head -1)
 tar xzf "$bundle" -C "$W"
