@@ -11,6 +11,7 @@ poison (never written) while NaN in the inputs' padding rows must not leak into 
 The cases and checks live in tests/features_case.py.
 """
 
+import contextlib
 import itertools
 import os
 import random
@@ -252,14 +253,21 @@ def forward_kernels(case):
     return [f for f in flags if f is not None], names
 
 
-def forward_packed_and_unpacked(case):
-    """(out, lse) packed, (out, lse, out_resid) unpacked; case.out_resid stays the packed run's."""
+@contextlib.contextmanager
+def pack_gqa_off():
+    """The unpacked kernels for the calls inside (the test-only switch; on again after)."""
     _attention._set_pack_gqa(False)
     try:
-        out_u, lse_u = case.forward()
-        resid_u = case.out_resid
+        yield
     finally:
         _attention._set_pack_gqa(True)
+
+
+def forward_packed_and_unpacked(case):
+    """(out, lse) packed, (out, lse, out_resid) unpacked; case.out_resid stays the packed run's."""
+    with pack_gqa_off():
+        out_u, lse_u = case.forward()
+        resid_u = case.out_resid
     out_p, lse_p = case.forward()
     return (out_p, lse_p), (out_u, lse_u, resid_u)
 
@@ -297,11 +305,8 @@ def test_pack_gqa_runs_where_it_applies(route):
         return
     assert flags, "no sm90a forward kernel among the profiled kernels: %s" % names
     assert flags == [packs], "%s: expected kPackGqa=%s, launched %s" % (route, packs, names)
-    _attention._set_pack_gqa(False)  # the test switch reaches the dispatch
-    try:
+    with pack_gqa_off():  # the test switch reaches the dispatch
         assert forward_kernels(case)[0] == [False]
-    finally:
-        _attention._set_pack_gqa(True)
 
 
 # Every tile the 64 kernels have (forced) x group 2 / 4 / 8, causal and not; plain and with softcap,

@@ -81,6 +81,16 @@ struct FwdTensorMaps {
   CUtensorMap o;  // box of block_m rows: a whole tile, stored by the producer
 };
 
+// The rows and heads a forward call's tile scheduler walks: seqlen_q rows of each query head, or
+// with pack-GQA (gqa_shift > 0) seqlen_q << gqa_shift rows of each k/v head. The launch (its tile
+// pick and grid) and the kernel must walk the same.
+struct FwdWalkShape {
+  int rows, heads;
+};
+__host__ __device__ __forceinline__ FwdWalkShape fwd_walk_shape(const FwdParams& p, int gqa_shift) {
+  return {p.seqlen_q << gqa_shift, gqa_shift > 0 ? p.heads_kv : p.heads};
+}
+
 // kPackGqa: the pack-GQA kernel (tile_policy.h fwd_has_pack_gqa), taking gqa_shift_arg; the others
 // compile with gqa_shift = 0, their code the same as before pack-GQA existed.
 template <class Traits, int kHeadDim, bool kCausal, FwdTileKind kTile, bool kPackGqa>
@@ -137,10 +147,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   // the k/v heads over seqlen_q << gqa_shift rows, each K / V block is read once for the whole
   // group, and a causal tile spans 1 / 2^gqa_shift as many positions, so fewer of its key blocks
   // are partly masked. Rows are turned into positions where the mask or a tensor needs them.
-  const int q_rows = p.seqlen_q << gqa_shift;
+  const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
   const TileScheduler<kCausal> scheduler(
-      q_rows, gqa_shift > 0 ? p.heads_kv : p.heads, p.batch, kBlockM, pair_causal_tiles,
-      kCausal ? TileScheduler<kCausal>::growing_m_blocks(q_rows, p.seqlen_k, p.window_left, kBlockM) : 0,
+      walked.rows, walked.heads, p.batch, kBlockM, pair_causal_tiles,
+      kCausal ? TileScheduler<kCausal>::growing_m_blocks(walked.rows, p.seqlen_k, p.window_left, kBlockM) : 0,
       sorted_varlen,
       static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row

@@ -92,18 +92,17 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cud
   // Persistent: one CTA per SM (shared memory allows no more), each walking several work items.
   // Pairs balance tiles of known cost; a packed batch's lengths are known on the GPU only, where
   // its sorted order decides (tile_scheduler.cuh).
-  // Pack-GQA: the k/v heads over seqlen_q << gqa_shift rows (fwd_kernel.cuh builds the same).
-  const int q_rows = p.seqlen_q << gqa_shift;
-  const int heads = gqa_shift > 0 ? p.heads_kv : p.heads;
+  // Pack-GQA: the k/v heads over seqlen_q << gqa_shift rows (fwd_walk_shape, as the kernel walks).
+  const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
   const bool pairs =
-      !t.varlen && TileScheduler<kCausal>::causal_pairs(q_rows, heads, p.batch, kPolicy.block_m, sm_count);
+      !t.varlen && TileScheduler<kCausal>::causal_pairs(walked.rows, walked.heads, p.batch, kPolicy.block_m, sm_count);
   const TileScheduler<kCausal> scheduler(
-      q_rows, heads, p.batch, kPolicy.block_m, pairs,
-      TileScheduler<kCausal>::growing_m_blocks(q_rows, p.seqlen_k, p.window_left, kPolicy.block_m));
-  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * heads * p.batch;
+      walked.rows, walked.heads, p.batch, kPolicy.block_m, pairs,
+      TileScheduler<kCausal>::growing_m_blocks(walked.rows, p.seqlen_k, p.window_left, kPolicy.block_m));
+  const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * walked.heads * p.batch;
   // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
   // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).
-  const int64_t walk = t.varlen ? items + static_cast<int64_t>(heads) * p.batch : items * scheduler.dense_tiles_per_item;
+  const int64_t walk = t.varlen ? items + static_cast<int64_t>(walked.heads) * p.batch : items * scheduler.dense_tiles_per_item;
   if (walk > INT32_MAX) return cudaErrorInvalidConfiguration;
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs, gqa_shift);
@@ -120,9 +119,9 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   // The tile is picked for the rows and heads the scheduler walks (pack-GQA: a k/v head's group
   // of query heads as seqlen_q << gqa_shift rows).
   const int gqa_shift = fwd_has_pack_gqa(kHeadDim) ? fwd_gqa_shift(p) : 0;
-  const FwdTileKind tile =
-      pick_fwd_tile(kHeadDim, p.batch, gqa_shift > 0 ? p.heads_kv : p.heads, p.seqlen_q << gqa_shift, p.seqlen_k,
-                    kCausal, sm_count, forced_fwd_tile(), p.cu_seqlens_q != nullptr ? p.total_q : 0);
+  const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
+  const FwdTileKind tile = pick_fwd_tile(kHeadDim, p.batch, walked.heads, walked.rows, p.seqlen_k, kCausal, sm_count,
+                                         forced_fwd_tile(), p.cu_seqlens_q != nullptr ? p.total_q : 0);
   // Each tile kind's kernel, packed or not.
   auto launch = [&](auto tile_c) {
     constexpr FwdTileKind kTile = decltype(tile_c)::value;

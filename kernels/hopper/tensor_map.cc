@@ -9,6 +9,22 @@ namespace flashcore {
 namespace hopper {
 namespace {
 
+// One fp16 / bf16 map of kRank dims whose box rows are swizzled lines of swizzle_bytes (the
+// forward's and the backward's Q / K / V / O tiles), every element stride 1.
+template <int kRank>
+cudaError_t encode_swizzled_map(EncodeTiledFn encode, CUtensorMap* map, const void* base, DType dtype,
+                                const cuuint64_t (&dims)[kRank], const cuuint64_t (&strides)[kRank - 1],
+                                const cuuint32_t (&box)[kRank], CUtensorMapL2promotion promotion, int swizzle_bytes) {
+  cuuint32_t elem_strides[kRank];
+  for (cuuint32_t& e : elem_strides) e = 1;
+  const CUresult r = encode(map, dtype == DType::kFp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                            kRank, const_cast<void*>(base), dims, strides, box, elem_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            swizzle_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B, promotion,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const void* base, DType dtype, int batch,
                                  int seqlen, int heads, int head_dim, int64_t batch_stride, int64_t row_stride,
                                  int64_t head_stride, int box_rows, int swizzle_bytes) {
@@ -20,13 +36,7 @@ cudaError_t make_bshd_tensor_map(EncodeTiledFn encode, CUtensorMap* map, const v
                                  static_cast<cuuint64_t>(batch_stride * kElem)};
   // One swizzled row per box row: swizzle_bytes / 2 head_dim elements.
   const cuuint32_t box[4] = {static_cast<cuuint32_t>(swizzle_bytes / kElem), static_cast<cuuint32_t>(box_rows), 1, 1};
-  const cuuint32_t elem_strides[4] = {1, 1, 1, 1};
-  const CUresult r = encode(map, dtype == DType::kFp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-                            4, const_cast<void*>(base), dims, strides, box, elem_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            swizzle_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
-                            bshd_l2_promotion(base, strides), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+  return encode_swizzled_map(encode, map, base, dtype, dims, strides, box, bshd_l2_promotion(base, strides), swizzle_bytes);
 }
 
 }  // namespace
@@ -46,14 +56,9 @@ cudaError_t make_packed_gqa_tensor_map(const BshdOperand& op, int group, DType d
                                  static_cast<cuuint64_t>(op.batch_stride * kElem)};
   const cuuint32_t box[5] = {static_cast<cuuint32_t>(swizzle_bytes / kElem), static_cast<cuuint32_t>(group),
                              static_cast<cuuint32_t>(op.box_rows / group), 1, 1};
-  const cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
   const cuuint64_t bshd_strides[3] = {strides[1], strides[0], strides[3]};  // row, head, batch
-  const CUresult r = encode(op.map, dtype == DType::kFp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-                            5, const_cast<void*>(op.base), dims, strides, box, elem_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            swizzle_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
-                            bshd_l2_promotion(op.base, bshd_strides), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+  return encode_swizzled_map(encode, op.map, op.base, dtype, dims, strides, box,
+                             bshd_l2_promotion(op.base, bshd_strides), swizzle_bytes);
 }
 
 cudaError_t make_bshd_tensor_maps(std::initializer_list<BshdOperand> operands, DType dtype, int batch,
