@@ -70,6 +70,38 @@ struct FwdThreadRows {
       }
     }
   }
+
+  // O from registers in 8-byte pieces (the one-Q-buffer kernels' epilogue, fwd_kernel.cuh
+  // kOFromRegisters; unpacked tiles): lanes 2i and 2i + 1 of a quad swap one 4-byte piece of the
+  // n8 groups 2u and 2u + 1, so the even lane holds 4 consecutive columns of group 2u and the odd
+  // lane 4 of group 2u + 1, and every store instruction fills whole 32-byte sectors (a quad's row
+  // piece of two groups) instead of half of one. O's row stride and base are 16-byte aligned (the
+  // TMA map of O every call encodes requires it).
+  template <class Element, int kOTiles, class Pack>
+  __device__ __forceinline__ void store_rows_x2(const FwdParams& p, int lane, int n_blocks, const float (&o)[kOTiles * 4],
+                                                const float (&inv)[2], Pack pack) const {
+    static_assert(kOTiles % 2 == 0, "n8 groups in pairs");
+    Element* const tile_base = static_cast<Element*>(p.o) + batch * p.o_batch_stride + head * p.o_head_stride;
+    const int quad_lane = lane % 4;
+    const bool odd = quad_lane & 1;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row_base + 8 * h;
+      Element* dst_row = tile_base + static_cast<int64_t>(seq.row0_q + row) * p.o_row_stride;
+#pragma unroll
+      for (int u = 0; u < kOTiles / 2; ++u) {
+        const int t0 = 2 * u, t1 = 2 * u + 1;
+        const uint32_t v0 = n_blocks > 0 ? pack(o[4 * t0 + 2 * h] * inv[h], o[4 * t0 + 2 * h + 1] * inv[h]) : 0u;
+        const uint32_t v1 = n_blocks > 0 ? pack(o[4 * t1 + 2 * h] * inv[h], o[4 * t1 + 2 * h + 1] * inv[h]) : 0u;
+        const uint32_t recv = __shfl_xor_sync(0xffffffffu, odd ? v0 : v1, 1);
+        const int t = odd ? t1 : t0;
+        const int col = 8 * t + 2 * (quad_lane & 2);  // the even lane's column in its group
+        if (row < seq.seqlen_q && 8 * t < p.head_dim_v) {
+          *reinterpret_cast<uint2*>(dst_row + col) = odd ? make_uint2(recv, v1) : make_uint2(v0, recv);
+        }
+      }
+    }
+  }
 };
 
 // O, normalised and converted, into rows tile_row and tile_row + 8 of the tile's shared buffer

@@ -12,7 +12,8 @@
 //     alternate their GEMM batches round-robin, so one's softmax hides under the others' GEMMs
 //     (pingpong);
 //   - the epilogue writes O through shared memory (the tile's Q buffer) and a TMA store, while
-//     the producer already loads the next tile (its stores: fwd_epilogue.cuh);
+//     the producer already loads the next tile (its stores: fwd_epilogue.cuh); tiles with
+//     FwdTilePolicy::o_from_registers store O from registers and free Q's buffer earlier;
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
 //     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
 //     diagonal are never loaded;
@@ -46,6 +47,7 @@
 #include "kernels/common/rounding_residual.cuh"
 #include "kernels/flash_fwd_api.h"
 #include "kernels/hopper/fwd_epilogue.cuh"
+#include "kernels/hopper/fwd_layout.cuh"
 #include "kernels/hopper/paged_kv.cuh"
 #include "kernels/hopper/smem_tile.cuh"
 #include "kernels/hopper/tensor_map.h"
@@ -64,33 +66,6 @@ namespace hopper {
 // d128 +1-6%, d64 and d96 within noise (+-2%).
 constexpr int kFwdMaxSlackLog2 = 8;
 
-template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages, int kQBuffers = 2>
-struct FwdSharedStorage {
-  // Tiles are [column blocks][rows][columns of one swizzled row] (tile_swizzle_bytes).
-  alignas(1024) Element q[kQBuffers][kBlockM * kHeadDim];  // double-buffered across tiles (kQBuffers 2)
-  alignas(1024) Element k[kStages][kBlockN * kHeadDim];
-  alignas(1024) Element v[kStages][kBlockN * kHeadDim];
-  uint64_t q_full[kQBuffers], q_empty[kQBuffers];
-  uint64_t k_full[kStages], k_empty[kStages];
-  uint64_t v_full[kStages], v_empty[kStages];
-  uint64_t v_aux;  // the producer's own wait for a V block it must patch (rows past packed data)
-};
-
-struct FwdTensorMaps {
-  CUtensorMap q, k, v;
-  CUtensorMap o;  // box of block_m rows: a whole tile, stored by the producer
-};
-
-// The rows and heads a forward call's tile scheduler walks: seqlen_q rows of each query head, or
-// with pack-GQA (gqa_shift > 0) seqlen_q << gqa_shift rows of each k/v head. The launch (its tile
-// pick and grid) and the kernel must walk the same.
-struct FwdWalkShape {
-  int rows, heads;
-};
-__host__ __device__ __forceinline__ FwdWalkShape fwd_walk_shape(const FwdParams& p, int gqa_shift) {
-  return {p.seqlen_q << gqa_shift, gqa_shift > 0 ? p.heads_kv : p.heads};
-}
-
 // kPackGqa: the pack-GQA kernel (tile_policy.h fwd_has_pack_gqa), taking gqa_shift_arg; the others
 // compile with gqa_shift = 0, their code the same as before pack-GQA existed.
 template <class Traits, int kHeadDim, bool kCausal, FwdTileKind kTile, bool kPackGqa>
@@ -104,6 +79,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   constexpr int kBlockN = kPolicy.block_n;
   constexpr int kStages = kPolicy.stages;
   constexpr int kQBuffers = kPolicy.q_buffers;
+  // O from registers and Q's buffer freed early: FwdTilePolicy::o_from_registers says why and where.
+  constexpr bool kOFromRegisters = kPolicy.o_from_registers;
+  static_assert(!kOFromRegisters || kQBuffers == 1, "o_from_registers: the one-Q-buffer tiles");
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kSTiles = kBlockN / 8;   // n8 groups of S
   constexpr int kOTiles = kHeadDim / 8;  // n8 groups of O
@@ -177,7 +155,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     prefetch_tensor_map(&maps.o);
     mbar_init(&smem.q_full[0], 1);
     if constexpr (kQBuffers == 2) mbar_init(&smem.q_full[1], 1);
-    mbar_init(&smem.q_empty[0], kConsumerWarps);
+    mbar_init(&smem.q_empty[0], kOFromRegisters ? kConsumerWarps * 32 : kConsumerWarps);
     if constexpr (kQBuffers == 2) mbar_init(&smem.q_empty[1], kConsumerWarps);
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
@@ -257,7 +235,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
       // tile that ends past it (a TMA box would overwrite the next sequence's rows).
       const int m0 = t.m_block * kBlockM;
-      const bool tma_o = !varlen || m0 + kBlockM <= t.seq.seqlen_q;
+      const bool tma_o = !kOFromRegisters && (!varlen || m0 + kBlockM <= t.seq.seqlen_q);
       const OwedTile now{tma_o ? t.seq.row0_q + (m0 >> gqa_shift) : -1, t.head, tma_batch};
       if (kQBuffers == 1 || qs == 0) {
         owed0 = now;
@@ -475,10 +453,25 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       constexpr int kPvCols = decltype(narrow)::value ? kNarrowPvCols : kHeadDim;
       auto issue_qk = [&](float(&s)[kSTiles * 4], int stage) {
         wgmma_fence();
+        if constexpr (kHeadDim >= 192) {
+          // Q's and K's addresses broadcast from lane 0, so that ptxas keeps their descriptors in
+          // uniform registers: from the generic addresses it built the 256 and 192 causal kernels'
+          // in vector registers, two R2UR moves before each HGMMA (cuobjdump: 119 and 18 in their
+          // main loops, 0 with the broadcast). The other head dims have none either way and keep
+          // the plain form (their SASS as before).
+          const uint32_t q_addr = __shfl_sync(0xffffffffu, smem_u32(smem.q[qs]), 0);
+          const uint32_t k_addr = __shfl_sync(0xffffffffu, smem_u32(smem.k[stage]), 0);
 #pragma unroll
-        for (int kk = 0; kk < kQkSlices; ++kk) {
-          wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
-                                    kmajor_desc<kBlockN, kSwizzle>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
+          for (int kk = 0; kk < kQkSlices; ++kk) {
+            wgmma_ss<kBlockN, kDType>(s, kmajor_desc_at<kBlockM, kSwizzle>(q_addr, cwg * 64, kk),
+                                      kmajor_desc_at<kBlockN, kSwizzle>(k_addr, 0, kk), kk > 0 ? 1 : 0);
+          }
+        } else {
+#pragma unroll
+          for (int kk = 0; kk < kQkSlices; ++kk) {
+            wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
+                                      kmajor_desc<kBlockN, kSwizzle>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
+          }
         }
         wgmma_commit();
       };
@@ -536,6 +529,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           rescale_rows_if_needed<kOTiles>(o, alpha);
           convert_p(sacc, pf);
         }
+        // The tile's last Q K^T has completed (kOFromRegisters: the next tile's Q may load now).
+        if constexpr (kOFromRegisters) mbar_arrive(&smem.q_empty[qs]);  // every consumer thread
         const int s_last = v_pending.stage();
         mbar_wait(&smem.v_full[s_last], v_pending.parity());
         wait_turn();
@@ -562,7 +557,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // O is normalised, converted and written into this warpgroup's rows of the tile's Q buffer
     // (its last Q K^T has run; the other warpgroup's rows are disjoint) in the tiles' swizzled
     // layout and the buffer is handed to the producer, which stores O with the TMA before it
-    // loads a later Q there: the warpgroup moves on to the next tile at once.
+    // loads a later Q there: the warpgroup moves on to the next tile at once. kOFromRegisters:
+    // O goes from registers to its rows instead, the buffer freed already.
     // Rows that saw no key (causal, seqlen_q > seqlen_k) get O = 0 and lse = -inf.
     // O of a varlen tile that ends past its sequence goes straight from registers to its rows (a
     // TMA box would spill into the next sequence); so do the zeros of a tile that sees no key.
@@ -576,15 +572,17 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         return pack2_rounding_residual<Traits>(x, y);
       });
     }
-    if (n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
+    if (!kOFromRegisters && n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
       write_o_tile_swizzled<Traits, kOTiles, kSwizzle, kBlockM>(reinterpret_cast<unsigned char*>(smem.q[qs]),
                                                                 cwg * 64 + warp * 16 + lane / 4, lane, o, inv);
       fence_view_async_shared();  // this thread's O writes, before the producer's TMA store reads them
       release(&smem.q_empty[qs]);
+    } else if (kOFromRegisters && !kPackGqa) {
+      rows.store_rows_x2<Element, kOTiles>(p, lane, n_blocks, o, inv, [](float x, float y) { return Traits::pack2(x, y); });
     } else {
       rows.store_rows<Element, kOTiles, kPackGqa>(p, p.o, lane, n_blocks, o, inv,
                                                   [](float x, float y) { return Traits::pack2(x, y); });
-      if (n_blocks > 0) release(&smem.q_empty[qs]);  // the Q buffer is free: no O is owed from it
+      if (!kOFromRegisters && n_blocks > 0) release(&smem.q_empty[qs]);  // free: no O is owed from it
     }
   }
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);

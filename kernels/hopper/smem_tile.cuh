@@ -72,11 +72,17 @@ __device__ __forceinline__ void zero_tile_rows(Element* tile, int from, int lane
 // [column block][rows][kSwizzleBytes / 2] tile, starting at `row`: 8-row groups 8 * kSwizzleBytes
 // apart (SBO). The slice's offset is added to the tile's descriptor (desc_advance) rather than to
 // its address, so a k loop computes one descriptor and adds constants (wgmma.cuh says why).
+// The tile by its 32-bit shared-memory address (the forward's Q K^T at head dims 192 and 256, whose
+// addresses it broadcasts from lane 0: fwd_kernel.cuh issue_qk says why).
+template <int kRows, int kSwizzleBytes = 128>
+__device__ __forceinline__ uint64_t kmajor_desc_at(uint32_t tile_addr, int row, int kk) {
+  constexpr int kSlicesPerRow = kSwizzleBytes / 32;
+  const uint64_t base = smem_desc<kSwizzleBytes>(tile_addr + row * kSwizzleBytes, 16, 8 * kSwizzleBytes);
+  return desc_advance(base, (kk / kSlicesPerRow) * (kRows * kSwizzleBytes) + (kk % kSlicesPerRow) * 32);
+}
 template <int kRows, int kSwizzleBytes = 128>
 __device__ __forceinline__ uint64_t kmajor_desc(const void* tile, int row, int kk) {
-  constexpr int kSlicesPerRow = kSwizzleBytes / 32;
-  const uint64_t base = smem_desc<kSwizzleBytes>(smem_u32(tile) + row * kSwizzleBytes, 16, 8 * kSwizzleBytes);
-  return desc_advance(base, (kk / kSlicesPerRow) * (kRows * kSwizzleBytes) + (kk % kSlicesPerRow) * 32);
+  return kmajor_desc_at<kRows, kSwizzleBytes>(smem_u32(tile), row, kk);
 }
 
 // Descriptor of keys [16*kk, 16*kk + 16) of V as an MN-major B operand: 8-key groups

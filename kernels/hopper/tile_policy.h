@@ -13,6 +13,14 @@ struct FwdTilePolicy {
   int producer_regs;  // setmaxnreg budgets; (producer + consumers) * 128 threads <= 64K registers
   int consumer_regs;
   int q_buffers = 2;  // Q (and the O it becomes) buffers: 2 = the next tile's Q loads during this one's epilogue
+  // One Q buffer only: O goes from the consumers' registers to global memory (8-byte pieces) instead
+  // of through the Q buffer and the TMA, and Q's buffer is freed after the tile's last Q K^T, so
+  // the producer loads the next tile's Q and K during the last P V and the epilogue instead of
+  // after the O store. Measured on an H200 (kernel-only, alternating processes,
+  // docs/results/2026-11-29-h200-session37.md): 192's long-rows tile (full rows from 4096 keys)
+  // +1.9..+7.6% (bf16 + fp16); 256's tile even unmasked and 0.95-0.99 causal (its causal kernel
+  // spills more), so 256 keeps the TMA store; with 4-byte stores both lost up to 15%.
+  bool o_from_registers = false;
 };
 
 // sm_90's limits the policies are checked against (fwd_kernel.cuh static_asserts them).
@@ -143,7 +151,7 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
   }
   return head_dim == 64   ? (long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 96  ? (long_rows ? FwdTilePolicy{192, 96, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
-         : head_dim == 192 ? (long_rows ? FwdTilePolicy{128, 112, 2, 2, 24, 240, 1}
+         : head_dim == 192 ? (long_rows ? FwdTilePolicy{128, 112, 2, 2, 24, 240, 1, true}
                                         : FwdTilePolicy{128, 80, 2, 2, 24, 240, 2})
          : head_dim == 256 ? FwdTilePolicy{128, 64, 2, 2, 24, 240, 1}
                            : FwdTilePolicy{128, 128, 2, 2, 24, 240};
