@@ -81,7 +81,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   constexpr int kQBuffers = kPolicy.q_buffers;
   // O from registers and Q's buffer freed early: FwdTilePolicy::o_from_registers says why and where.
   constexpr bool kOFromRegisters = kPolicy.o_from_registers;
-  static_assert(!kOFromRegisters || kQBuffers == 1, "o_from_registers: the one-Q-buffer tiles");
+  static_assert(!kOFromRegisters || (kQBuffers == 1 && !kPackGqa), "o_from_registers: unpacked one-Q-buffer tiles");
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kSTiles = kBlockN / 8;   // n8 groups of S
   constexpr int kOTiles = kHeadDim / 8;  // n8 groups of O
@@ -577,12 +577,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
                                                                 cwg * 64 + warp * 16 + lane / 4, lane, o, inv);
       fence_view_async_shared();  // this thread's O writes, before the producer's TMA store reads them
       release(&smem.q_empty[qs]);
-    } else if (kOFromRegisters && !kPackGqa) {
+    } else if (kOFromRegisters) {
       rows.store_rows_x2<Element, kOTiles>(p, lane, n_blocks, o, inv, [](float x, float y) { return Traits::pack2(x, y); });
     } else {
       rows.store_rows<Element, kOTiles, kPackGqa>(p, p.o, lane, n_blocks, o, inv,
                                                   [](float x, float y) { return Traits::pack2(x, y); });
-      if (!kOFromRegisters && n_blocks > 0) release(&smem.q_empty[qs]);  // free: no O is owed from it
+      if (n_blocks > 0) release(&smem.q_empty[qs]);  // the Q buffer is free: no O is owed from it
     }
   }
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);
