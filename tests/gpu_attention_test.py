@@ -143,7 +143,9 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype, fwd_tile):
 # from 4096 keys on (its causal instantiation has no long-rows tile: forced, it runs the default
 # one). 64's and 96's run only where their 192-row tiles fill a wave of SMs (pick_fwd_tile), which
 # of these shapes only 8 heads x 22 tiles does: the test runs each shape by shape and with the
-# long-rows tile forced. Shapes: a ragged last tile, Sq != Sk both ways, more tiles than SMs. The
+# long-rows tile forced. Shapes: a ragged last tile (causal: 4096 and 4100 rows start their 192-row
+# tiles 128 / 64 rows before the sequence, fwd_kernel.cuh kShiftTiles), Sq != Sk both ways, more
+# tiles than SMs. The
 # switch-edge test runs the lengths at each rule's edges by shape (query rows 1023 / 1024 full and
 # 3071 / 3072 causal for 64, where its small grids stay on the default tile; 2047 / 2048 query rows
 # for 96 on 12 heads, whose 2048-row grid is 12 x 11 = 132 tiles; 4095 / 4096 keys for 192).
@@ -286,7 +288,9 @@ def test_odd_head_dim_public_api_default_scale_and_lse(head_dim):
 # Head dims above 128 (issue 15 item 1): 256 on every arch, and 192 in the sm90a forward; every
 # multiple of 8 from 136 runs on the next one up (kernels/hopper/tile_policy.h,
 # kernels/sm80/tile_policy.h). The same oracle on this GPU's library and on the portable PTX one
-# (the sm80/sm89 code), the columns past head_dim, and the public API.
+# (the sm80/sm89 code), the columns past head_dim, and the public API. Causal shapes whose rows
+# leave a partial tile run shifted tiles at 192 and 256 (fwd_kernel.cuh kShiftTiles: 300 rows start
+# 80 / 64 rows before the sequence, 17 rows 96 / 64).
 WIDE_HEAD_DIMS = [136, 192, 200, 208, 216, 256]  # 200, 208: the 256 kernel's narrow mainloop; 216 its full one
 WIDE_SHAPES = [(1, 1, 1, 1), (2, 3, 17, 17), (1, 2, 129, 129), (1, 2, 17, 300), (1, 2, 300, 17), (1, 1, 1, 1000),
                (1, 1, 1000, 1), (1, 4, 255, 511), (2, 2, 1000, 1000), (4, 16, 512, 512)]

@@ -20,6 +20,12 @@ struct FwdThreadRows {
   int row_base, head, batch, gqa_shift;
   const SeqInfo& seq;
 
+  // Whether a position is one of the sequence's: not past its end, nor before its start (the rows
+  // a bottom-aligned partial tile starts with, fwd_kernel.cuh). One unsigned compare.
+  __device__ __forceinline__ bool in_sequence(int pos) const {
+    return static_cast<unsigned>(pos) < static_cast<unsigned>(seq.seqlen_q);
+  }
+
   __device__ __forceinline__ int head_of(int row) const {
     return gqa_shift > 0 ? (head << gqa_shift) + (row & ((1 << gqa_shift) - 1)) : head;
   }
@@ -34,14 +40,14 @@ struct FwdThreadRows {
       for (int h = 0; h < 2; ++h) {
         const int row = row_base + 8 * h, pos = row >> gqa_shift;
         float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, head_of(row), seq.row0_q);
-        if (pos < seq.seqlen_q && lane % 4 == 0) lse[pos] = lse_row[h];
+        if (in_sequence(pos) && lane % 4 == 0) lse[pos] = lse_row[h];
       }
     } else {
       float* lse = p.lse + lse_row0(varlen, p.total_q, p.seqlen_q, p.heads, batch, head, seq.row0_q);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int row = row_base + 8 * h;
-        if (row < seq.seqlen_q && lane % 4 == 0) lse[row] = lse_row[h];
+        if (in_sequence(row) && lane % 4 == 0) lse[row] = lse_row[h];
       }
     }
   }
@@ -56,7 +62,7 @@ struct FwdThreadRows {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int row = row_base + 8 * h, pos = row >> gqa_shift;
-      if (pos < seq.seqlen_q) {
+      if (in_sequence(pos)) {
         Element* base = kPackGqa ? static_cast<Element*>(dst) + batch * p.o_batch_stride + head_of(row) * p.o_head_stride
                                  : tile_base;
         Element* dst_row = base + static_cast<int64_t>(seq.row0_q + pos) * p.o_row_stride;

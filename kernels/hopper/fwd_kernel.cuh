@@ -16,7 +16,8 @@
 //     FwdTilePolicy::o_from_registers store O from registers and free Q's buffer earlier;
 //   - key blocks are walked from the last to the first so the blocks that need a mask (the
 //     causal diagonal, the ragged end of the keys) come first; blocks wholly above the causal
-//     diagonal are never loaded;
+//     diagonal are never loaded; a causal sequence whose rows leave a partial tile may start its
+//     tiles before its first row, so that they end earlier (kShiftTiles below);
 //   - a head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and O: multiples of
 //     8) is the tensor maps' innermost extent: the TMA zero-fills Q, K and V's columns past it
 //     and clips O's store there; O's register stores (store_rows) stop at head_dim_v; Q K^T skips
@@ -82,6 +83,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   // O from registers and Q's buffer freed early: FwdTilePolicy::o_from_registers says why and where.
   constexpr bool kOFromRegisters = kPolicy.o_from_registers;
   static_assert(!kOFromRegisters || (kQBuffers == 1 && !kPackGqa), "o_from_registers: unpacked one-Q-buffer tiles");
+  static_assert(!kOFromRegisters || !kCausal, "o_from_registers: unmasked tiles (store_rows_x2 stores rows from the tile's first)");
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
   constexpr int kSTiles = kBlockN / 8;   // n8 groups of S
   constexpr int kOTiles = kHeadDim / 8;  // n8 groups of O
@@ -133,19 +135,45 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row
   const int group = gqa_shift > 0 ? 1 : p.heads / p.heads_kv;  // query heads per k/v head (a packed tile's head is its k/v head)
+  // Shifted tiles (tile_policy.h fwd_tile_shift_unit says when they save key blocks): in a masked
+  // call whose rows' last key grows with the row (causal, or a window bounded on the right), a
+  // sequence whose rows leave a partial tile starts its tiles `shift` rows before row 0, the
+  // largest multiple of kShiftUnit not past the partial tile's empty rows, so its tiles end that
+  // much earlier. Rows before the sequence are loaded -- the previous sequence's rows, or the TMA's
+  // zeros before the tensor -- and never stored; rows are independent, so what they hold (NaN
+  // included) stays in them. Kernels whose tiles a shift cannot help keep shift 0 at compile time.
+  // Pack-GQA: key blocks are kBlockN << gqa_shift rows; a unit for the largest group (8) serves
+  // every smaller one (their units divide it) and keeps m0 on a position.
+  constexpr int kShiftUnit = fwd_tile_shift_unit(kBlockM, kPackGqa ? kBlockN * 8 : kBlockN);
+  static_assert(!kPackGqa || kShiftUnit % 8 == 0, "pack-GQA: shifts of whole positions");
+  constexpr bool kShiftTiles = kCausal && kShiftUnit < kBlockM;
+  const bool shift_tiles = kShiftTiles && p.window_right >= 0;
   // A tile's sequence and the key blocks [n_first, n_end) its query rows visit (the window's,
   // not all of them). False for a tile past its sequence's end (varlen): no role touches it.
   struct TilePlan {
     int m_block, head, batch, n_first, n_end;
+    int shift;  // rows the tile starts before m_block * kBlockM (0 unless kShiftTiles)
     SeqInfo seq;
+    __device__ __forceinline__ int m0() const { return m_block * kBlockM - (kShiftTiles ? shift : 0); }  // may be < 0
   };
   auto plan = [&](int w, TilePlan& t) {
     if (!scheduler.decode(w, t.m_block, t.head, t.batch)) return false;
     t.seq = SeqInfo(p, t.batch, p.seqlen_q, p.seqlen_k);
-    if (t.m_block * kBlockM >= (t.seq.seqlen_q << gqa_shift)) return false;
-    AttentionMask<kCausal>(t.seq, p).key_blocks((t.m_block * kBlockM) >> gqa_shift, kBlockM >> gqa_shift, kBlockN,
-                                                t.n_first, t.n_end);
+    const int rows = t.seq.seqlen_q << gqa_shift;
+    if (t.m_block * kBlockM >= rows) return false;
+    t.shift = 0;
+    if (shift_tiles) {
+      const int empty_rows = (kBlockM - rows % kBlockM) % kBlockM;
+      t.shift = empty_rows - empty_rows % kShiftUnit;
+    }
+    AttentionMask<kCausal>(t.seq, p).key_blocks(t.m0() >> gqa_shift, kBlockM >> gqa_shift, kBlockN, t.n_first, t.n_end);
     return true;
+  };
+  // O of a tile goes through the Q buffer and the TMA where the tile lies inside its sequence; a
+  // packed tile that ends past its sequence (a box would overwrite the next sequence's rows) or a
+  // shifted first tile (rows before the sequence) stores from registers.
+  auto o_by_tma = [&](const TilePlan& t) {
+    return !kOFromRegisters && (!kShiftTiles || t.m0() >= 0) && (!varlen || t.m0() + kBlockM <= t.seq.seqlen_q);
   };
 
   if (threadIdx.x == 0) {
@@ -225,18 +253,15 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
         if (gqa_shift > 0) {
           load_tile_packed_gqa<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
-                                                                     (t.m_block * kBlockM) >> gqa_shift, t.head,
+                                                                     t.m0() >> gqa_shift, t.head,
                                                                      tma_batch);
         } else {
           load_tile<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
-                                                          t.seq.row0_q + t.m_block * kBlockM, t.head, tma_batch);
+                                                          t.seq.row0_q + t.m0(), t.head, tma_batch);
         }
       }
-      // The TMA stores O of a tile inside its sequence; the consumers store the rows of a varlen
-      // tile that ends past it (a TMA box would overwrite the next sequence's rows).
-      const int m0 = t.m_block * kBlockM;
-      const bool tma_o = !kOFromRegisters && (!varlen || m0 + kBlockM <= t.seq.seqlen_q);
-      const OwedTile now{tma_o ? t.seq.row0_q + (m0 >> gqa_shift) : -1, t.head, tma_batch};
+      // The TMA stores O of a tile inside its sequence (o_by_tma); the consumers store the others.
+      const OwedTile now{o_by_tma(t) ? t.seq.row0_q + (t.m0() >> gqa_shift) : -1, t.head, tma_batch};
       if (kQBuffers == 1 || qs == 0) {
         owed0 = now;
       } else {
@@ -384,7 +409,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     const int head = t.head, batch = t.batch;
     const SeqInfo& seq = t.seq;
     const int n_blocks = max(t.n_end - t.n_first, 0);
-    const int m0 = t.m_block * kBlockM;
+    const int m0 = t.m0();
     const int row_base = m0 + cwg * 64 + warp * 16 + lane / 4;  // rows row_base and row_base + 8
     const AttentionMask<kCausal> mask(seq, p);
     const KeyRange key_limit[2] = {mask.keys_of_row(row_base >> gqa_shift), mask.keys_of_row((row_base + 8) >> gqa_shift)};
@@ -572,7 +597,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         return pack2_rounding_residual<Traits>(x, y);
       });
     }
-    if (!kOFromRegisters && n_blocks > 0 && (!varlen || m0 + kBlockM <= seq.seqlen_q)) {
+    if (n_blocks > 0 && o_by_tma(t)) {
       write_o_tile_swizzled<Traits, kOTiles, kSwizzle, kBlockM>(reinterpret_cast<unsigned char*>(smem.q[qs]),
                                                                 cwg * 64 + warp * 16 + lane / 4, lane, o, inv);
       fence_view_async_shared();  // this thread's O writes, before the producer's TMA store reads them
