@@ -145,10 +145,10 @@ def test_matches_float64_reference(shape, causal, head_dim, dtype, fwd_tile):
 # of these shapes only 8 heads x 22 tiles does: the test runs each shape by shape and with the
 # long-rows tile forced. Shapes: a ragged last tile (causal: 4096 and 4100 rows start their 192-row
 # tiles 128 / 64 rows before the sequence, fwd_kernel.cuh kShiftTiles), Sq != Sk both ways, more
-# tiles than SMs. The
-# switch-edge test runs the lengths at each rule's edges by shape (query rows 1023 / 1024 full and
-# 3071 / 3072 causal for 64, where its small grids stay on the default tile; 2047 / 2048 query rows
-# for 96 on 12 heads, whose 2048-row grid is 12 x 11 = 132 tiles; 4095 / 4096 keys for 192).
+# tiles than SMs. The switch-edge test runs the lengths at each rule's edges by shape (query rows
+# 1023 / 1024 full and 3071 / 3072 causal for 64, where its small grids stay on the default tile;
+# 2047 / 2048 query rows for 96 on 12 heads, whose 2048-row grid is 12 x 11 = 132 tiles; 4095 /
+# 4096 keys for 192).
 LONG_ROWS_SHAPES = [(1, 2, 4096, 4096), (1, 1, 4100, 5000), (1, 1, 5000, 4100), (1, 8, 4096, 4096)]
 TILE_SWITCH_EDGES = {64: [(1, 2, 1023, 300), (1, 2, 1024, 300), (1, 2, 3071, 3071), (1, 2, 3072, 3072)],
                      96: [(1, 12, 2047, 300), (1, 12, 2048, 300), (1, 12, 2047, 700), (1, 12, 2048, 700)],

@@ -21,7 +21,7 @@ struct FwdThreadRows {
   const SeqInfo& seq;
 
   // Whether a position is one of the sequence's: not past its end, nor before its start (the rows
-  // a bottom-aligned partial tile starts with, fwd_kernel.cuh). One unsigned compare.
+  // a shifted first tile starts with, fwd_kernel.cuh kShiftTiles). One unsigned compare.
   __device__ __forceinline__ bool in_sequence(int pos) const {
     return static_cast<unsigned>(pos) < static_cast<unsigned>(seq.seqlen_q);
   }

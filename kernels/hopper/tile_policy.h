@@ -2,6 +2,8 @@
 // register split, per head dim.
 #pragma once
 
+#include <numeric>
+
 namespace flashcore {
 namespace hopper {
 
@@ -158,10 +160,10 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
 }
 
 // Shifted tiles (fwd_kernel.cuh kShiftTiles): a causal tile of block_m query rows computes all of
-// its rows over every key block its last row reaches (also with a window bounded on the right). Where a sequence's rows leave a partial tile,
-// starting the tiles `shift` rows before row 0 (the first tile's leading rows before the sequence,
-// never stored) ends every tile `shift` rows earlier, which saves a key block wherever that end
-// crosses a block boundary. Shifts in multiples of gcd(block_m, block_n) (in rows; pack-GQA:
+// its rows over every key block its last row reaches (also with a window bounded on the right).
+// Where a sequence's rows leave a partial tile, starting the tiles `shift` rows before row 0 (the
+// first tile's leading rows before the sequence, never stored) ends every tile `shift` rows
+// earlier, which saves a key block wherever that end crosses a block boundary. Shifts in multiples of gcd(block_m, block_n) (in rows; pack-GQA:
 // block_n << gqa_shift rows) keep the tiles starting on the residues modulo the key block that
 // unshifted tiles start on, so the diagonal crosses as many masked blocks: with 128-row tiles over
 // 128-key blocks any other shift saves nothing and gave every tile two masked blocks instead of
@@ -174,14 +176,7 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
 // 192 x 96 +1.4..+2.5%; d192's 128 x 80 dense S 1050 +9.7 / +10.3%, S 2000-3000 +2.5..+4.1%,
 // packed mixed +2.5 / +1.8%; d256's 128 x 64 S 1050 +6.9 / +3.9%, S 3000 +3.1 / +1.4%; rows
 // with no shift and the d128 kernels (which never shift) 0.988..1.009.
-constexpr int fwd_tile_shift_unit(int block_m, int block_n_rows) {
-  while (block_n_rows != 0) {
-    const int r = block_m % block_n_rows;
-    block_m = block_n_rows;
-    block_n_rows = r;
-  }
-  return block_m;
-}
+constexpr int fwd_tile_shift_unit(int block_m, int block_n_rows) { return std::gcd(block_m, block_n_rows); }
 
 // The online softmax's step order (OnlineSoftmax kHalvesTogether, kernels/common/online_softmax.cuh):
 // both row halves' maxima over partial chains, then both halves' exp2s, for every head dim but 128.
