@@ -72,7 +72,7 @@ constexpr int kFwdMaxSlackLog2 = 8;
 template <class Traits, int kHeadDim, bool kCausal, FwdTileKind kTile, bool kPackGqa>
 __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs + 1) * 128, 1)
     fwd_kernel(const __grid_constant__ FwdParams p, const __grid_constant__ FwdTensorMaps maps, bool pair_causal_tiles,
-               int gqa_shift_arg) {
+               int gqa_shift_arg, const __grid_constant__ FwdWalkDivisors walk_divisors) {
   const int gqa_shift = kPackGqa ? gqa_shift_arg : 0;
   using Element = typename Traits::Element;
   constexpr FwdTilePolicy kPolicy = fwd_tile_policy(kHeadDim, kTile);
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       walked.rows, walked.heads, p.batch, kBlockM, pair_causal_tiles,
       kCausal ? TileScheduler<kCausal>::growing_m_blocks(walked.rows, p.seqlen_k, p.window_left, kBlockM) : 0,
       sorted_varlen,
-      static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)));
+      static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)), walk_divisors);
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row
   const int group = gqa_shift > 0 ? 1 : p.heads / p.heads_kv;  // query heads per k/v head (a packed tile's head is its k/v head)
   // Shifted tiles (tile_policy.h fwd_tile_shift_unit says when they save key blocks): in a masked

@@ -105,7 +105,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cud
   const int64_t walk = t.varlen ? items + static_cast<int64_t>(walked.heads) * p.batch : items * scheduler.dense_tiles_per_item;
   if (walk > INT32_MAX) return cudaErrorInvalidConfiguration;
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs, gqa_shift);
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs, gqa_shift, scheduler.walk_divisors());
   return cudaGetLastError();
 }
 

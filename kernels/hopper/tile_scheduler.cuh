@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/fast_divide.h"
 #include "kernels/common/mask.cuh"
 #include "kernels/flash_fwd_api.h"
 
@@ -44,7 +45,8 @@ constexpr int kVarlenSortedMax = 512;
 struct VarlenOrder {
   int item_end[kVarlenSortedMax];  // items of sorted sequences 0..i, every head (inclusive prefix)
   int m_blocks[kVarlenSortedMax];  // query blocks of the i-th longest sequence
-  int seq[kVarlenSortedMax];       // its batch index
+  int seq[kVarlenSortedMax];       // its batch index, and (bits 16..) per_head_div's shift
+  uint32_t per_head_mul[kVarlenSortedMax];  // FastDivide by its items per head: the multiplier
   int tiles_per_item;              // 2: causal tiles paired, as TileScheduler decides for dense
   int total_tiles;                 // query blocks of the batch, one head (the pairing decision)
 };
@@ -86,8 +88,12 @@ __device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const i
   __syncthreads();
   for (int i = threadIdx.x; i < batch; i += blockDim.x) {
     const int m_blocks = (seqlen_q_of(order.seq[i]) + block_m - 1) / block_m;
+    const int per_head = tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks;
+    const FastDivide per_head_div(max(per_head, 1));  // a sequence without query rows has no items
     order.m_blocks[i] = m_blocks;
-    order.item_end[i] = heads * (tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks);
+    order.item_end[i] = heads * per_head;
+    order.seq[i] |= static_cast<int>(per_head_div.shift) << 16;
+    order.per_head_mul[i] = per_head_div.mul;
   }
   if (threadIdx.x == 0) order.tiles_per_item = tiles_per_item;
   __syncthreads();
@@ -119,6 +125,16 @@ __device__ __forceinline__ int ld_shared_s32(uint32_t addr) {
   return v;
 }
 
+// The dense walk's divisors as FastDivide (fast_divide.h), set on the host (fwd_launch.cuh) and
+// passed to the kernel, which divides a work item's index by them at every tile in every role:
+// as `/` and `%` by run-time values those were four I2F / MUFU.RCP / F2I sequences, and a
+// consumer's MUFU.RCP queued behind the other consumer's softmax exp2s on the same XU pipe.
+// Clock stamps of the d128 causal S1024 forward (H200, docs/results/2026-11-29-h200-session39.md)
+// measured a tile's decode at ~1,000-1,200 clocks of a ~18,700-clock tile.
+struct FwdWalkDivisors {
+  FastDivide items_per_head, heads;
+};
+
 template <bool kCausal>
 struct TileScheduler {
   // Dense order (and packed batches of more than kVarlenSortedMax sequences).
@@ -126,6 +142,7 @@ struct TileScheduler {
   int num_m_blocks, heads;
   int single_blocks;  // paired walks: the last query blocks (full window), one tile per item
   int items_per_head, dense_items;
+  FwdWalkDivisors divisors;  // of items_per_head and heads (the kernel's are the launch's)
   // A sorted packed batch (VarlenOrder at the shared-memory address order_addr), or the dense
   // order. Every field is fixed at construction from the kernel's parameters and a constant
   // address, so the compiler can rematerialise them instead of holding them in the producer's 24
@@ -136,8 +153,11 @@ struct TileScheduler {
   uint32_t order_addr;
 
   // `growing`: the query blocks whose cost grows with their index (growing_m_blocks).
+  // `divisors`: FwdWalkDivisors of this walk's items_per_head and heads (walk_divisors() of the same
+  // walk built on the host); the host's own walk, which only counts items, leaves them unset.
   __host__ __device__ TileScheduler(int seqlen_q, int heads_, int batch, int block_m, bool pair_causal_tiles,
-                                    int growing, bool sorted_varlen = false, uint32_t varlen_order_addr = 0)
+                                    int growing, bool sorted_varlen = false, uint32_t varlen_order_addr = 0,
+                                    const FwdWalkDivisors& divisors_ = {})
       : dense_tiles_per_item(kCausal && pair_causal_tiles ? 2 : 1),
         num_m_blocks((seqlen_q + block_m - 1) / block_m),
         heads(heads_),
@@ -145,6 +165,7 @@ struct TileScheduler {
         items_per_head(dense_tiles_per_item == 2 ? single_blocks + (num_m_blocks - single_blocks + 1) / 2
                                                  : num_m_blocks),
         dense_items(items_per_head * heads_ * batch),
+        divisors(divisors_),
         sorted(sorted_varlen),
         batch_size(batch),
         order_addr(varlen_order_addr) {}
@@ -165,6 +186,9 @@ struct TileScheduler {
   }
 
   // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
+  // The divisors a kernel's walk needs (host: FastDivide's set-up is a loop and a 64-bit divide).
+  __host__ FwdWalkDivisors walk_divisors() const { return {FastDivide(items_per_head), FastDivide(heads)}; }
+
   __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
     return static_cast<int64_t>((seqlen_q + block_m - 1) / block_m) * heads * batch > sm_count;
   }
@@ -177,17 +201,19 @@ struct TileScheduler {
   }
 
   // Walk: w = tile index within the CTA's item sequence, as item * tiles_per_item + half.
+  // tiles_per_item is 1 or 2, so its divisions are selects and shifts (a run-time `%` or `/` is
+  // an I2F / MUFU.RCP sequence: FwdWalkDivisors says why that matters).
   __device__ __forceinline__ int first() const { return blockIdx.x * tiles_per_item(); }
   __device__ __forceinline__ int end() const { return num_items() * tiles_per_item(); }
   __device__ __forceinline__ int next(int w) const {
     const int tpi = tiles_per_item();
-    return w % tpi == tpi - 1 ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
+    return tpi == 1 || (w & 1) ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
   }
   // False for a missing partner: of the middle growing block when they are odd, and of every
   // full-window block (which runs alone).
   __device__ __forceinline__ bool decode(int w, int& m_block, int& head, int& batch) const {
     const int tiles_per_item = this->tiles_per_item();
-    const int item = w / tiles_per_item;
+    const int item = tiles_per_item == 2 ? w >> 1 : w;
     int k, m_blocks;
     if (sorted) {
       // The sorted sequence holding `item`: the first i with item_end[i] > item.
@@ -204,14 +230,18 @@ struct TileScheduler {
       m_blocks = ld_shared_s32(order_addr + offsetof(VarlenOrder, m_blocks) + 4 * lo);
       const int local = item - (lo > 0 ? ld_shared_s32(item_end + 4 * (lo - 1)) : 0);
       const int per_head = tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks;
-      batch = ld_shared_s32(order_addr + offsetof(VarlenOrder, seq) + 4 * lo);
-      head = local / per_head;
-      k = local % per_head;
+      const int seq_entry = ld_shared_s32(order_addr + offsetof(VarlenOrder, seq) + 4 * lo);
+      FastDivide per_head_div;
+      per_head_div.mul = static_cast<uint32_t>(ld_shared_s32(order_addr + offsetof(VarlenOrder, per_head_mul) + 4 * lo));
+      per_head_div.shift = static_cast<uint32_t>(seq_entry) >> 16;
+      batch = seq_entry & 0xFFFF;
+      head = per_head_div.quotient(local);
+      k = local - head * per_head;
     } else {
-      k = item % items_per_head;
-      const int bh = item / items_per_head;
-      head = bh % heads;
-      batch = bh / heads;
+      const int bh = divisors.items_per_head.quotient(item);
+      k = item - bh * items_per_head;
+      batch = divisors.heads.quotient(bh);
+      head = bh - batch * heads;
       m_blocks = num_m_blocks;
       if (kCausal && tiles_per_item == 2) {
         if (k < single_blocks) {  // a full-window block, alone (the item's second tile is missing)
