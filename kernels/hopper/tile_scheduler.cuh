@@ -41,6 +41,7 @@ namespace hopper {
 // sequence is an item of every sequence; past-the-end ones are skipped). 512 entries are 6 KB of
 // shared memory, which every head dim's FwdSharedStorage has to spare (static_assert there).
 constexpr int kVarlenSortedMax = 512;
+static_assert(kVarlenSortedMax <= (1 << 16), "VarlenOrder::seq keeps the batch index in 16 bits");
 
 struct VarlenOrder {
   int item_end[kVarlenSortedMax];  // items of sorted sequences 0..i, every head (inclusive prefix)
@@ -185,10 +186,10 @@ struct TileScheduler {
     return 4 * growing <= m_blocks ? m_blocks : growing;
   }
 
-  // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
   // The divisors a kernel's walk needs (host: FastDivide's set-up is a loop and a 64-bit divide).
   __host__ FwdWalkDivisors walk_divisors() const { return {FastDivide(items_per_head), FastDivide(heads)}; }
 
+  // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
   __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
     return static_cast<int64_t>((seqlen_q + block_m - 1) / block_m) * heads * batch > sm_count;
   }
