@@ -82,6 +82,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   constexpr int kQBuffers = kPolicy.q_buffers;
   // O from registers and Q's buffer freed early: FwdTilePolicy::o_from_registers says why and where.
   constexpr bool kOFromRegisters = kPolicy.o_from_registers;
+  // The producer plans each tile and hands the plan over with its Q (tile_policy.h
+  // fwd_tile_plan_from_producer says where); elsewhere each consumer warpgroup plans it again.
+  constexpr bool kPlanFromProducer = fwd_tile_plan_from_producer(kHeadDim);
   static_assert(!kOFromRegisters || (kQBuffers == 1 && !kPackGqa), "o_from_registers: unpacked one-Q-buffer tiles");
   static_assert(!kOFromRegisters || !kCausal, "o_from_registers: unmasked tiles (store_rows_x2 stores rows from the tile's first)");
   constexpr int kConsumerWarps = kPolicy.consumer_wgs * 4;
@@ -149,11 +152,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   constexpr bool kShiftTiles = kCausal && kShiftUnit < kBlockM;
   const bool shift_tiles = kShiftTiles && p.window_right >= 0;
   // A tile's sequence and the key blocks [n_first, n_end) its query rows visit (the window's,
-  // not all of them). False for a tile past its sequence's end (varlen): no role touches it.
-  struct TilePlan {
-    int m_block, head, batch, n_first, n_end;
-    int shift;  // rows the tile starts before m_block * kBlockM (0 unless kShiftTiles)
-    SeqInfo seq;
+  // not all of them); shift: rows the tile starts before m_block * kBlockM (0 unless kShiftTiles).
+  // plan() is false for a tile past its sequence's end (varlen): no role touches it.
+  struct TilePlan : FwdTile {
     __device__ __forceinline__ int m0() const { return m_block * kBlockM - (kShiftTiles ? shift : 0); }  // may be < 0
   };
   auto plan = [&](int w, TilePlan& t) {
@@ -239,9 +240,15 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     uint32_t v_aux_parity = 0;
     const bool paged = p.block_table != nullptr;
     const int paged_rows = paged ? paged_box_rows(kBlockN, p.page_size) : 0;  // rows per box
+    // kPlanFromProducer: every tile of the walk goes through the Q ring, its plan in the buffer's
+    // slot (FwdTile): a tile that visits no key block (its rows see no key) takes a slot without a
+    // Q load, and the consumers write its zeros. The walk's end is a slot with m_block -1.
+    // Otherwise only tiles that visit key blocks do (the consumers plan the others themselves).
     for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
       TilePlan t;
-      if (!plan(w, t) || t.n_end <= t.n_first) continue;
+      if (!plan(w, t)) continue;
+      if (!kPlanFromProducer && t.n_end <= t.n_first) continue;
+      const bool has_blocks = !kPlanFromProducer || t.n_end > t.n_first;
       const int head_kv = t.head / group;
       const int tma_batch = t.batch * tma_batch_of;
       // Q of this tile goes to the buffer whose tile-before-last (one buffer: the last tile) has
@@ -249,7 +256,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
-      if (leader) {
+      if (kPlanFromProducer && leader) smem.tile[qs] = t;  // visible to the consumers once q_full completes (arrive: release)
+      if (leader && !has_blocks) mbar_arrive(&smem.q_full[qs]);
+      if (leader && has_blocks) {
         mbar_arrive_expect_tx(&smem.q_full[qs], kQBytes);
         if (gqa_shift > 0) {
           load_tile_packed_gqa<kHeadDim, kBlockM, Element, kSwizzle>(&maps.q, smem.q[qs], &smem.q_full[qs],
@@ -261,13 +270,14 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         }
       }
       // The TMA stores O of a tile inside its sequence (o_by_tma); the consumers store the others.
-      const OwedTile now{o_by_tma(t) ? t.seq.row0_q + (t.m0() >> gqa_shift) : -1, t.head, tma_batch};
+      const OwedTile now{has_blocks && o_by_tma(t) ? t.seq.row0_q + (t.m0() >> gqa_shift) : -1, t.head, tma_batch};
       if (kQBuffers == 1 || qs == 0) {
         owed0 = now;
       } else {
         owed1 = now;
       }
       ++q_state.count;
+      if (!has_blocks) continue;
       // Key blocks, from the last: K of block j, then V of block j + 1 -- the order the consumers
       // use them in (S_j is issued with P_{j+1} V_{j+1}), so K's copy is never queued behind the
       // wait for an earlier block's V to be released. (K then V of each block gave the paged
@@ -345,12 +355,18 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       }
       kv.count += t.n_end - t.n_first;
     }
-    // The last kQBuffers tiles' O (a buffer never used passes its first wait at once, owing nothing).
+    // kPlanFromProducer: the walk's end, in the next slot once its buffer's O is stored. Then the
+    // other buffers' O, the last tiles' (a buffer never used passes its first wait at once, owing
+    // nothing).
 #pragma unroll
     for (int i = 0; i < kQBuffers; ++i, ++q_state.count) {
       const int qs = q_state.stage();
       mbar_wait(&smem.q_empty[qs], q_state.parity() ^ 1);
       store_owed_o(qs);
+      if (kPlanFromProducer && i == 0 && leader) {
+        smem.tile[qs].m_block = -1;
+        mbar_arrive(&smem.q_full[qs]);
+      }
     }
     if (leader) tma_store_wait_all();  // the O stores are complete before the CTA exits
     return;
@@ -403,9 +419,41 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
 
   PipelineState<kStages> kv;
   PipelineState<kQBuffers> q_state;
-  for (int w = scheduler.first(); w < scheduler.end(); w = scheduler.next(w)) {
+  // The tiles: kPlanFromProducer, each from the producer's slot (w unused); otherwise the walk,
+  // each consumer warpgroup planning its tiles itself.
+  for (int w = kPlanFromProducer ? 0 : scheduler.first(); kPlanFromProducer || w < scheduler.end();
+       w = kPlanFromProducer ? w : scheduler.next(w)) {
     TilePlan t;
-    if (!plan(w, t)) continue;
+    int slot_qs = 0;  // kPlanFromProducer: the tile's Q buffer, and Q's and V's shared addresses
+    uint32_t q_tile_addr = 0, v_tiles_addr = 0;
+    if constexpr (kPlanFromProducer) {
+      // The producer's next tile (FwdTile) and, where it visits key blocks, its Q.
+      slot_qs = q_state.stage();
+      const uint32_t q_parity = q_state.parity();
+      ++q_state.count;
+      mbar_wait_warp(&smem.q_full[slot_qs], q_parity);
+      // Lane 0 of each warp reads the slot and shuffles it to the warp. ptxas then knows the plan
+      // is warp-uniform: from a shared load in every lane it took the loop's exit and bounds for
+      // divergent, and the wgmma descriptors left the uniform registers (92 R2UR moves in the d128
+      // main loop; d64 spilled). And the reader is the lane whose q_empty arrival (release) orders
+      // the read before the producer's next write of the slot (racecheck flagged the other lanes'
+      // reads, ordered only through __syncwarp, in the one-consumer kernels).
+      static_assert(sizeof(FwdTile) == 10 * sizeof(int), "FwdTile is ten ints");
+      const uint32_t slot = smem_u32(&smem.tile[slot_qs]);
+      int f[10];
+#pragma unroll
+      for (int i = 0; i < 10; ++i) {
+        f[i] = 0;
+        if (lane == 0) f[i] = ld_shared_s32(slot + 4 * i);
+        f[i] = __shfl_sync(0xffffffffu, f[i], 0);
+      }
+      memcpy(static_cast<FwdTile*>(&t), f, sizeof(FwdTile));
+      if (t.m_block < 0) break;
+      q_tile_addr = __shfl_sync(0xffffffffu, smem_u32(smem.q[slot_qs]), 0);
+      v_tiles_addr = __shfl_sync(0xffffffffu, smem_u32(smem.v[0]), 0);
+    } else {
+      if (!plan(w, t)) continue;
+    }
     const int head = t.head, batch = t.batch;
     const SeqInfo& seq = t.seq;
     const int n_blocks = max(t.n_end - t.n_first, 0);
@@ -470,7 +518,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       }
     };
 
-    const int qs = q_state.stage();  // meaningful when n_blocks > 0
+    const int qs = kPlanFromProducer ? slot_qs : q_state.stage();  // meaningful when n_blocks > 0
     // The mainloop, at the kernel's head dim or at its narrow shape (kNarrowQkCols above).
     auto mainloop = [&](auto narrow) {
       // This copy's GEMM widths: the kernel's head dim, or the narrow shape's columns.
@@ -492,9 +540,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
                                       kmajor_desc_at<kBlockN, kSwizzle>(k_addr, 0, kk), kk > 0 ? 1 : 0);
           }
         } else {
+          // kPlanFromProducer: Q's address as broadcast at the tile's top.
 #pragma unroll
           for (int kk = 0; kk < kQkSlices; ++kk) {
-            wgmma_ss<kBlockN, kDType>(s, kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
+            wgmma_ss<kBlockN, kDType>(s,
+                                      kPlanFromProducer ? kmajor_desc_at<kBlockM, kSwizzle>(q_tile_addr, cwg * 64, kk)
+                                                        : kmajor_desc<kBlockM, kSwizzle>(smem.q[qs], cwg * 64, kk),
                                       kmajor_desc<kBlockN, kSwizzle>(smem.k[stage], 0, kk), kk > 0 ? 1 : 0);
           }
         }
@@ -507,12 +558,17 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < kBlockN / 16; ++kk) {
-          wgmma_rs<kPvCols, kDType>(o_cols, pf[kk], v_desc<kBlockN, kSwizzle>(smem.v[stage], kk), 1);
+          wgmma_rs<kPvCols, kDType>(o_cols, pf[kk],
+                                    kPlanFromProducer ? v_desc_at<kBlockN, kSwizzle>(v_tiles_addr + stage * kKVBytes, kk)
+                                                      : v_desc<kBlockN, kSwizzle>(smem.v[stage], kk),
+                                    1);
         }
         wgmma_commit();
       };
-      mbar_wait(&smem.q_full[qs], q_state.parity());
-      ++q_state.count;
+      if constexpr (!kPlanFromProducer) {  // otherwise the tile came with its Q
+        mbar_wait(&smem.q_full[qs], q_state.parity());
+        ++q_state.count;
+      }
       {
         // First block of the walk: S, softmax, P. V of each block is consumed one step later.
         float sacc[kSTiles * 4];
@@ -604,10 +660,14 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       release(&smem.q_empty[qs]);
     } else if (kOFromRegisters) {
       rows.store_rows_x2<Element, kOTiles>(p, lane, n_blocks, o, inv, [](float x, float y) { return Traits::pack2(x, y); });
+      // A tile without key blocks took its slot (kPlanFromProducer): every thread, as after a last Q K^T.
+      if (kPlanFromProducer && n_blocks == 0) mbar_arrive(&smem.q_empty[qs]);
     } else {
       rows.store_rows<Element, kOTiles, kPackGqa>(p, p.o, lane, n_blocks, o, inv,
                                                   [](float x, float y) { return Traits::pack2(x, y); });
-      if (n_blocks > 0) release(&smem.q_empty[qs]);  // the Q buffer is free: no O is owed from it
+      // The Q buffer is free: no O is owed from it (kPlanFromProducer: a tile without key blocks
+      // took its slot too).
+      if (kPlanFromProducer || n_blocks > 0) release(&smem.q_empty[qs]);
     }
   }
   if (turns_started && cwg == 0) named_barrier_sync(1, kTurnThreads);

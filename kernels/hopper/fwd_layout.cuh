@@ -7,10 +7,21 @@
 
 #include <cstdint>
 
+#include "kernels/common/mask.cuh"
 #include "kernels/flash_fwd_api.h"
 
 namespace flashcore {
 namespace hopper {
+
+// A tile of the walk as the producer planned it (fwd_kernel.cuh): its query block, head and batch,
+// the key blocks [n_first, n_end) its rows visit, the rows it starts before m_block * block_m
+// (shifted tiles), and its sequence. The producer hands it to the consumers with the tile's Q (in
+// the Q buffer's slot, published by q_full), so the walk is decoded once per CTA, off the
+// consumers' path; m_block < 0 ends the walk.
+struct FwdTile {
+  int m_block, head, batch, n_first, n_end, shift;
+  SeqInfo seq;
+};
 
 template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages, int kQBuffers = 2>
 struct FwdSharedStorage {
@@ -22,6 +33,7 @@ struct FwdSharedStorage {
   uint64_t k_full[kStages], k_empty[kStages];
   uint64_t v_full[kStages], v_empty[kStages];
   uint64_t v_aux;  // the producer's own wait for a V block it must patch (rows past packed data)
+  FwdTile tile[kQBuffers];  // the tile whose Q is in buffer i (its m_block < 0: the walk's end)
 };
 
 struct FwdTensorMaps {

@@ -89,9 +89,13 @@ __device__ __forceinline__ uint64_t kmajor_desc(const void* tile, int row, int k
 // 8 * kSwizzleBytes apart (SBO), head_dim column blocks (one swizzle atom wide) kBlockN *
 // kSwizzleBytes apart (LBO).
 template <int kBlockN, int kSwizzleBytes = 128>
-__device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
-  const uint64_t base = smem_desc<kSwizzleBytes>(smem_u32(tile), kBlockN * kSwizzleBytes, 8 * kSwizzleBytes);
+__device__ __forceinline__ uint64_t v_desc_at(uint32_t tile_addr, int kk) {
+  const uint64_t base = smem_desc<kSwizzleBytes>(tile_addr, kBlockN * kSwizzleBytes, 8 * kSwizzleBytes);
   return desc_advance(base, kk * 16 * kSwizzleBytes);
+}
+template <int kBlockN, int kSwizzleBytes = 128>
+__device__ __forceinline__ uint64_t v_desc(const void* tile, int kk) {
+  return v_desc_at<kBlockN, kSwizzleBytes>(smem_u32(tile), kk);
 }
 
 // Running position in a kStages-deep ring of mbarrier-guarded buffers.

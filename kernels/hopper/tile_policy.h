@@ -183,6 +183,17 @@ constexpr int fwd_tile_shift_unit(int block_m, int block_n_rows) { return std::g
 // At 128 a first build measured -3.5..+2.4% (bf16, kernel-only, H100), within the A/B's noise, so
 // 128 keeps the order it had (docs/results/2026-11-25-h100-session22.md).
 constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 128; }
+// Who decodes a forward tile's place in the walk (fwd_kernel.cuh kPlanFromProducer): the producer
+// alone, handing each tile's plan to the consumers with its Q (a slot beside the Q buffer), or
+// every consumer warpgroup again for itself. A consumer's own plan cost 500-1,700 clocks at each
+// tile's top (session 39's timeline). Handed over, kernel-only against the consumers' own plan
+// (H200, bf16 three rounds, fp16 one; docs/results/2026-11-29-h200-session40.md):
+//   64: +1.4..+4.7% on every row (S1024 causal +4.3 / +3.4%, S16384 +1.4..+2.3%);
+//   96: +0.6..+3.1% on every row;
+//   128: S1024 +1.0..+2.3%, but S16384 full 0.968 (0.964 in session 39), in a main loop within 8
+//        instructions of the other's; 192 / 256: 0.97-0.99 on the long full rows.
+// So 64 and 96 take it; 128, 192 and 256 keep their own plan (their kernels as before).
+constexpr bool fwd_tile_plan_from_producer(int head_dim) { return head_dim <= 96; }
 // A head dim below the kernel's (head_dim_runs_on: e.g. Phi-2's 80 on the 96 kernel) used to run
 // the kernel's full GEMM width on zero columns. Each kernel may have one narrow shape, a second
 // copy of its mainloop (no new instantiation key) that a call takes when head_dim <= qk_cols and
