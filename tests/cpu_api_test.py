@@ -435,7 +435,7 @@ def test_direct_path_declines_non_cuda_inputs_so_the_checks_report():
 def test_forced_forward_tile_takes_the_tile_names_only():
     with pytest.raises(ValueError, match="forced forward tile must be one of"):
         _attention._set_forced_fwd_tile("tiny")
-    for tile in ("default", "long_rows", "few_tiles", None):  # reaches the extension: no GPU needed
+    for tile in ("default", "long_rows", "few_tiles", "short_rows", None):  # reaches the extension: no GPU needed
         _attention._set_forced_fwd_tile(tile)
 
 

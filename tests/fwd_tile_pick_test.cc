@@ -1,7 +1,8 @@
 // Host test of kernels/hopper/tile_policy.h pick_fwd_tile, no GPU: which sm90a forward tile a
 // call's shape takes -- the few-tiles tile on small grids, head dim 64's long-rows tile from 1024
 // query rows (3072 causal), packed causal batches whose lengths vary from 1536 (equal or
-// near-equal packed lengths by the dense rule), 96's from 2048.
+// near-equal packed lengths by the dense rule), 96's from 2048; 192's short-rows tile for causal
+// calls under 2048 keys.
 #include <cstdio>
 
 #include "kernels/hopper/tile_policy.h"
@@ -21,7 +22,8 @@ void expect(const char* what, FwdTileKind got, FwdTileKind want) {
 }
 
 constexpr int kSms = 132;
-constexpr FwdTileKind kDefault = FwdTileKind::kDefault, kLong = FwdTileKind::kLongRows, kFew = FwdTileKind::kFewTiles;
+constexpr FwdTileKind kDefault = FwdTileKind::kDefault, kLong = FwdTileKind::kLongRows, kFew = FwdTileKind::kFewTiles,
+                      kShort = FwdTileKind::kShortRows;
 
 FwdTileKind dense(int d, int batch, int heads, int s, bool causal) {
   return pick_fwd_tile(d, batch, heads, s, s, causal, kSms, 0);
@@ -61,6 +63,16 @@ int main() {
   // Other head dims keep their rules.
   expect("packed d128 causal mixed", packed(128, 2500, 1300, true), kDefault);
   expect("packed d96 causal 1500 mixed", packed(96, 1500, 700, true), kDefault);
+  // Head dim 192: causal calls under 2048 keys on the short-rows tile (128 x 64); full ones never.
+  expect("d192 causal S1024", dense(192, 16, 16, 1024, true), kShort);
+  expect("d192 causal S2047", dense(192, 8, 16, 2047, true), kShort);
+  expect("d192 causal S2048", dense(192, 8, 16, 2048, true), kDefault);
+  expect("d192 causal Sq 2048 Sk 1000", pick_fwd_tile(192, 8, 16, 2048, 1000, true, kSms, 0), kShort);
+  expect("d192 full S1024", dense(192, 16, 16, 1024, false), kDefault);
+  expect("d192 full S4096", dense(192, 4, 16, 4096, false), kLong);
+  expect("packed d192 causal 1500 mixed", packed(192, 1500, 700, true), kShort);
+  expect("packed d192 causal 4000 mixed", packed(192, 4000, 2000, true), kDefault);
+  expect("d256 causal S1024", dense(256, 16, 8, 1024, true), kDefault);
   // Forced.
   expect("forced long rows", pick_fwd_tile(64, 1, 1, 100, 100, true, kSms, 2), kLong);
   if (failures == 0) std::printf("all tile picks as expected\n");

@@ -172,6 +172,25 @@ def test_tiles_at_their_switch_match_float64(edge, causal, head_dim):
     oracle_case(TILE_SWITCH_EDGES[kernel][edge], causal, head_dim, torch.bfloat16)
 
 
+# Head dim 192's short-rows tile on sm90a (kernels/hopper/tile_policy.h fwd_short_rows: 128 x 64 for
+# masked calls under 2048 keys; the default 128 x 80 from 2048 on). Each shape by shape and with the
+# default and the short-rows tile forced (forcing it on a full call runs the default tile): a ragged
+# last tile (1000 rows: the 128-row tiles shifted, fwd_kernel.cuh kShiftTiles), Sq != Sk both ways,
+# the rule's edge (2047 / 2048 keys), more tiles than SMs. 168 runs predicated on the 192 kernel.
+SHORT_ROWS_SHAPES = [(1, 2, 1000, 1000), (1, 1, 700, 1500), (2, 1, 1500, 600), (1, 1, 2047, 2047),
+                     (1, 1, 2048, 2048), (2, 40, 1024, 1024)]
+
+
+@pytest.mark.parametrize("fwd_tile", [None, "default", "short_rows"], ids=["tile_by_shape", "default_tile", "short_rows_tile"],
+                         indirect=True)
+@pytest.mark.parametrize("shape", SHORT_ROWS_SHAPES, ids=lambda s: "b%dh%dq%dk%d" % s)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [168, 192])
+@pytest.mark.parametrize("dtype", DTYPES, ids=["fp16", "bf16"])
+def test_short_rows_tile_matches_float64(shape, causal, head_dim, dtype, fwd_tile):
+    oracle_case(shape, causal, head_dim, dtype)
+
+
 # The running max (kernels/common/online_softmax.cuh, kMaxSlack; the sm90a forward lets a row's
 # max lag a block's by up to 8 in log2 units and skips O's rescale while it does): random inputs
 # settle the max in the first key block, so these scores move it along the keys on purpose. One

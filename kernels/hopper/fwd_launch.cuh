@@ -136,6 +136,9 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if constexpr (fwd_has_long_rows_tile(kHeadDim, kCausal)) {
     if (tile == FwdTileKind::kLongRows) return launch(std::integral_constant<FwdTileKind, FwdTileKind::kLongRows>{});
   }
+  if constexpr (fwd_has_short_rows_tile(kHeadDim, kCausal)) {
+    if (tile == FwdTileKind::kShortRows) return launch(std::integral_constant<FwdTileKind, FwdTileKind::kShortRows>{});
+  }
   return launch(std::integral_constant<FwdTileKind, FwdTileKind::kDefault>{});
 }
 

@@ -88,8 +88,22 @@ constexpr bool fwd_has_few_tiles_tile(int head_dim) { return head_dim == 64 || h
 // the unpacked (MHA) rows 0.981..1.006 (more spills), hence a kernel of its own.
 constexpr bool fwd_has_pack_gqa(int head_dim) { return head_dim == 64; }
 
+// Short causal rows (head dim 192; pick_fwd_tile below): a masked call whose keys are fewer than
+// 2048 runs 128 x 64 tiles instead of the default 128 x 80. Under 128-row causal tiles the 80-key
+// blocks compute 19% more scores than the triangle needs at S 1024, the 64-key blocks 12%; a key
+// step of 64 also carries a larger share of fixed costs, so from 2048 keys on the 80-key tile
+// wins. Measured on an H200, kernel-only, 128 x 64 / 128 x 80 (docs/results/2026-11-28-h200-session31.md,
+// as d192's default tile then): causal S1024 +3.1% bf16 / +4.7% fp16, S2048 +0.4 / +0.3%, S4096
+// 0.958 / 0.997, S16384 0.966 / 0.954 -- and, as its own tile for short causal rows, session 40's
+// figures (docs/results/2026-11-29-h200-session40.md). 2 Q buffers + 2 stages: 96 + 96 KB;
+// registers O 96 + S 32 + P 16.
+constexpr bool fwd_has_short_rows_tile(int head_dim, bool masked) { return head_dim == 192 && masked; }
+constexpr bool fwd_short_rows(int head_dim, int seqlen_k, bool causal) {
+  return fwd_has_short_rows_tile(head_dim, causal) && seqlen_k < 2048;
+}
+
 // Which tile of a head dim a kernel is built for (fwd_tile_policy).
-enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2 };
+enum class FwdTileKind : int { kDefault = 0, kLongRows = 1, kFewTiles = 2, kShortRows = 3 };
 
 // 128 x 128 tiles, two consumer warpgroups: S (64 fp32/thread) + O (head_dim/2) + P (32 regs)
 // fit in 240 registers at head_dim 128. Shared memory: Q + 2 stages of K and V =
@@ -151,6 +165,7 @@ constexpr FwdTilePolicy fwd_tile_policy(int head_dim, FwdTileKind kind = FwdTile
   if (kind == FwdTileKind::kFewTiles) {
     return head_dim == 64 ? FwdTilePolicy{64, 128, 3, 1, 24, 240} : FwdTilePolicy{64, 128, 2, 1, 24, 240};
   }
+  if (kind == FwdTileKind::kShortRows && head_dim == 192) return FwdTilePolicy{128, 64, 2, 2, 24, 240, 2};
   return head_dim == 64   ? (long_rows ? FwdTilePolicy{192, 128, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 96  ? (long_rows ? FwdTilePolicy{192, 96, 3, 3, 24, 160} : FwdTilePolicy{128, 128, 3, 2, 24, 240})
          : head_dim == 192 ? (long_rows ? FwdTilePolicy{128, 112, 2, 2, 24, 240, 1, true}
@@ -232,6 +247,7 @@ constexpr FwdTileKind pick_fwd_tile(int head_dim, int batch, int heads, int seql
   const long long rows = static_cast<long long>(batch) * heads;
   const long long tiles_128 = rows * ((seqlen_q + 127) / 128);
   if (fwd_has_few_tiles_tile(head_dim) && 2 * tiles_128 <= sm_count) return FwdTileKind::kFewTiles;
+  if (fwd_short_rows(head_dim, seqlen_k, causal)) return FwdTileKind::kShortRows;
   if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal, batch, packed_q_rows)) {
     const int long_m = fwd_tile_policy(head_dim, FwdTileKind::kLongRows).block_m;
     const long long tiles_long = rows * ((seqlen_q + long_m - 1) / long_m);

@@ -108,11 +108,12 @@ def _set_forced_arch(arch):
 # Test-only: the sm90a forward's tile for every later call (kernels/hopper/tile_policy.h
 # pick_fwd_tile). None lets each call pick by its shape; the GPU suites force "default" to run the
 # two-consumer tile on the small shapes that otherwise take the few-tiles tile.
-FWD_TILES = {None: 0, "default": 1, "long_rows": 2, "few_tiles": 3}
+FWD_TILES = {None: 0, "default": 1, "long_rows": 2, "few_tiles": 3, "short_rows": 4}
 
 
 def _set_forced_fwd_tile(tile):
-    """Test-only. tile: None, "default", "long_rows" or "few_tiles" (where the head dim has it)."""
+    """Test-only. tile: None, "default", "long_rows", "few_tiles" or "short_rows" (where the head dim
+    has it; elsewhere the default tile runs)."""
     if tile not in FWD_TILES:
         raise ValueError("flashcore: forced forward tile must be one of %s, got %r" % (sorted(map(str, FWD_TILES)), tile))
     _C.set_forced_fwd_tile(FWD_TILES[tile])
