@@ -205,8 +205,10 @@ constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 12
 // (H200, bf16 three rounds, fp16 one; docs/results/2026-11-29-h200-session40.md):
 //   64: +1.4..+4.7% on every row (S1024 causal +4.3 / +3.4%, S16384 +1.4..+2.3%);
 //   96: +0.6..+3.1% on every row;
-//   128: S1024 +1.0..+2.3%, but S16384 full 0.968 (0.964 in session 39), in a main loop within 8
-//        instructions of the other's; 192 / 256: 0.97-0.99 on the long full rows.
+//   128: S1024 +1.0..+2.3%, but S16384 full 0.968 (0.964 in session 39), in a main loop within 9
+//        instructions of the other's; with the rings' barriers addressed from a broadcast base (their
+//        try_wait / arrive had taken per-lane addresses) 0.976; 192 / 256: 0.97-0.99 on the long
+//        full rows.
 // So 64 and 96 take it; 128, 192 and 256 keep their own plan (their kernels as before).
 constexpr bool fwd_tile_plan_from_producer(int head_dim) { return head_dim <= 96; }
 // A head dim below the kernel's (head_dim_runs_on: e.g. Phi-2's 80 on the 96 kernel) used to run
