@@ -32,6 +32,8 @@
 //     with the TMA (dq_writer.cuh, one barrier pair per slice) -- once per (query block, key
 //     block); deterministic mode keeps the same fixed key-block order per 64 query rows (one
 //     int32 semaphore each), waited for by the writer warp;
+//   - head dim 96 issues a step's S^T and dP^T before waiting for the step before's dK
+//     (tile_policy.h bwd_scores_ahead), so the tensor pipe runs from one into the other;
 //   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
 //     memory (bwd_cta.cuh store_dk_dv).
 // Head dim 128 takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and
@@ -98,6 +100,26 @@ struct BwdSharedStorage {
   uint64_t full[kStages], empty[kStages];
   uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
 };
+
+// S^T = K Q^T and dP^T = V dO^T of a consumer's 64 keys against one Q / dO stage, two commit groups.
+template <DType kDType, int kHeadDim, int kBlockM, int kBlockN, int kSwizzle, class Element>
+__device__ __forceinline__ void issue_bwd_scores(float (&sacc)[kBlockM / 2], float (&dpacc)[kBlockM / 2],
+                                                 const Element* k, const Element* v, const Element* q,
+                                                 const Element* dout, int cwg) {
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+    wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN, kSwizzle>(k, cwg * 64, kk),
+                              kmajor_desc<kBlockM, kSwizzle>(q, 0, kk), kk > 0 ? 1 : 0);
+  }
+  wgmma_commit();
+#pragma unroll
+  for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+    wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN, kSwizzle>(v, cwg * 64, kk),
+                              kmajor_desc<kBlockM, kSwizzle>(dout, 0, kk), kk > 0 ? 1 : 0);
+  }
+  wgmma_commit();
+}
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad, bool kPackedSoftcap>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
@@ -193,10 +215,34 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     load_stats(0, stats);
     float sink_share = 0.f;  // this thread's share of the sink's gradient for the step's head
     PipelineState<kStages> st;
+    // kScoresAhead (tile_policy.h bwd_scores_ahead): a step's S^T and dP^T are issued first, while
+    // the step before's dK still runs; its wait and the release of that step's Q / dO come after.
+    constexpr bool kScoresAhead = bwd_scores_ahead(kHeadDim);
+    // dS^T's A fragments (k16 steps over the queries), read by dK += dS^T Q from registers (not
+    // at the 80-row tile): with kScoresAhead that GEMM runs on into the next step.
+    uint32_t dsf[kBlockM / 16][4];
+    auto finish_dk = [&](int stage) {  // the dK GEMM of the step in `stage` is done
+      fence_operands(dk);
+      fence_operands(dsf);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&smem.empty[stage]);  // Q, dO of that stage are read
+    };
     for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
       const int m = cta.step_block(step);
       const int m0 = m * kBlockM;
+      // S^T = K Q^T and dP^T = V dO^T, two commit groups.
+      float sacc[kQTiles * 4];
+      float dpacc[kQTiles * 4];
+      if constexpr (kScoresAhead) {
+        mbar_wait(&smem.full[s], st.parity());
+        issue_bwd_scores<kDType, kHeadDim, kBlockM, kBlockN, kSwizzle>(sacc, dpacc, smem.k, smem.v, smem.q[s],
+                                                                       smem.dout[s], cwg);
+        if (step > 0) {
+          wgmma_wait<2>();  // the step before's dK is done; this step's S^T and dP^T run on
+          finish_dk(PipelineState<kStages>{st.count - 1}.stage());
+        }
+      }
       // lse / D rows into buffer `buf` (last read in block m - 2: every thread of this warpgroup
       // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for
       // rows past seqlen_q or that see no key (-inf), so P = 0 there.
@@ -213,24 +259,11 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
       }
       if (step + 1 < steps) load_stats(step + 1, stats);
-      mbar_wait(&smem.full[s], st.parity());
-
-      // S^T = K Q^T and dP^T = V dO^T, two commit groups.
-      float sacc[kQTiles * 4];
-      float dpacc[kQTiles * 4];
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN, kSwizzle>(smem.k, cwg * 64, kk),
-                                  kmajor_desc<kBlockM, kSwizzle>(smem.q[s], 0, kk), kk > 0 ? 1 : 0);
+      if constexpr (!kScoresAhead) {
+        mbar_wait(&smem.full[s], st.parity());
+        issue_bwd_scores<kDType, kHeadDim, kBlockM, kBlockN, kSwizzle>(sacc, dpacc, smem.k, smem.v, smem.q[s],
+                                                                       smem.dout[s], cwg);
       }
-      wgmma_commit();
-#pragma unroll
-      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-        wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN, kSwizzle>(smem.v, cwg * 64, kk),
-                                  kmajor_desc<kBlockM, kSwizzle>(smem.dout[s], 0, kk), kk > 0 ? 1 : 0);
-      }
-      wgmma_commit();
 
       named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
 
@@ -252,7 +285,6 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
                                                           p.softcap, lane);
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
       uint32_t pf[kBlockM / 16][4];
-      uint32_t dsf[kBlockM / 16][4];
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) {
 #pragma unroll
@@ -367,17 +399,20 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
         fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
         named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
-        wgmma_wait<0>();
-        fence_operands(dk);
-        fence_operands(dsf);
-        __syncwarp();
-        if (lane == 0) mbar_arrive(&smem.empty[s]);  // Q, dO of stage s are read
+        if constexpr (!kScoresAhead) {
+          wgmma_wait<0>();
+          finish_dk(s);
+        }
       };
       if (dq_wide) {
         dq_slice(std::integral_constant<int, 64>{});
       } else if constexpr (kHeadDim == 96) {
         dq_slice(std::integral_constant<int, 32>{});
       }
+    }
+    if constexpr (kScoresAhead) {  // the last step's dK
+      wgmma_wait<0>();
+      finish_dk(PipelineState<kStages>{st.count - 1}.stage());
     }
   }
 

@@ -339,6 +339,18 @@ constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
                            : BwdTilePolicy{80, 128, 2, 2, 24, 240};
 }
 
+// Head dim 96's split-keys backward (bwd_kernel.cuh) issues a step's S^T and dP^T at the loop's
+// top, before waiting for the step before's dK, so the tensor pipe goes from that dK straight to
+// them (the consumers run in phase -- the dS^T barrier every step -- and waiting for dK first left
+// the pipe idle through the loop's top in both at once). Registers then: dK, dV, S^T, dP^T and dS^T's
+// fragments (dK's A), 48 + 48 + 32 + 32 + 16. Measured on an H200 (kernel-only backward, bf16,
+// alternating processes, two calls, docs/results/2026-11-29-h200-session41.md): 96 deterministic
+// +1..+4% (S 4096-16384 +2.4..+4.0%), default -0.7..+1.7%; 128 (whose 80-row tile holds 64 + 64
+// + 40 + 40, dK reading dS from shared memory) read 0.980-1.015 in both calls -- S1024 causal -2%
+// twice, S16384 +1..+2% -- so it waits for dK first; at 64 (32 + 32 + 64 + 64 + 32, or S^T alone
+// ahead: 160) ptxas serialized every wgmma (C7512).
+constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
+
 // The split-keys kernel computes dQ transposed when its query block is not a multiple of the
 // wgmma M (64): bwd_tile_policy's 80-row tile.
 constexpr bool bwd_dq_transposed(const BwdTilePolicy& t) { return !t.shared_keys && t.block_m % 64 != 0; }

@@ -52,30 +52,36 @@ __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
 }
 
-// Waits for the phase of `parity` to complete. kSuspendNs > 0: try_wait with that suspend-time
-// hint, so the thread sleeps until the phase completes (or the time passes) instead of returning
-// after the system's short default limit and polling again -- for a thread with nothing else to do
-// meanwhile (a producer waiting for a stage to be released), whose polls would be issued from the
-// SMSP its warp shares with math warps.
+// One mbarrier.try_wait on the phase of `parity`: 1 once the phase has completed, 0 when the wait
+// returned first -- after the system's short default time limit, or with kSuspendNs > 0 after at
+// most that suspend-time hint, the thread sleeping meanwhile.
+template <uint32_t kSuspendNs = 0>
+__device__ __forceinline__ uint32_t mbar_try_wait(uint32_t addr, uint32_t parity) {
+  uint32_t done;
+  if constexpr (kSuspendNs == 0) {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done)
+                 : "r"(addr), "r"(parity)
+                 : "memory");
+  } else {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(addr), "r"(parity), "r"(kSuspendNs)
+        : "memory");
+  }
+  return done;
+}
+
+// Waits for the phase of `parity` to complete. kSuspendNs > 0: for a thread with nothing else to do
+// meanwhile (a producer waiting for a stage to be released), which then sleeps until the phase
+// completes instead of polling again -- its polls would be issued from the SMSP its warp shares
+// with math warps.
 template <uint32_t kSuspendNs = 0>
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   const uint32_t addr = smem_u32(bar);
-  uint32_t done;
-  do {
-    if constexpr (kSuspendNs == 0) {
-      asm volatile(
-          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-          : "=r"(done)
-          : "r"(addr), "r"(parity)
-          : "memory");
-    } else {
-      asm volatile(
-          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
-          : "=r"(done)
-          : "r"(addr), "r"(parity), "r"(kSuspendNs)
-          : "memory");
-    }
-  } while (!done);
+  while (!mbar_try_wait<kSuspendNs>(addr, parity)) {
+  }
 }
 
 // mbar_wait whose loop ends for the whole warp at once (every lane has seen the phase complete):
@@ -83,13 +89,8 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
 // (wgmma descriptors) in uniform registers after a wait at the top of a loop.
 __device__ __forceinline__ void mbar_wait_warp(uint64_t* bar, uint32_t parity) {
   const uint32_t addr = smem_u32(bar);
-  uint32_t done;
-  do {
-    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-                 : "=r"(done)
-                 : "r"(addr), "r"(parity)
-                 : "memory");
-  } while (!__all_sync(0xffffffffu, done));
+  while (!__all_sync(0xffffffffu, mbar_try_wait(addr, parity))) {
+  }
 }
 
 __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
