@@ -38,10 +38,10 @@
 //     memory (bwd_cta.cuh store_dk_dv).
 // Head dim 128 takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and
 // dP^T are m64n80, dS goes to one shared buffer as [key block][80 queries][64 keys] by
-// stmatrix.trans, dK += dS^T Q reads it from there (SS), and dQ is computed transposed,
-// dQ^T = K^T dS^T (m64n80, this consumer's 64 columns), into the same dQ-writer tile
-// (dq_writer.cuh store_dq_slice_transposed); barriers 9 / 10 say a consumer's dQ^T GEMM has read
-// the dS buffer, before the other overwrites its half.
+// stmatrix.trans, and dQ is computed transposed, dQ^T = K^T dS^T (m64n80, this consumer's 64
+// columns), into the same dQ-writer tile (dq_writer.cuh store_dq_slice_transposed); dK (from dS^T's
+// registers) is issued with dV before the dS barrier and waited for before the dQ^T GEMM; barriers
+// 9 / 10 say a consumer's dQ^T GEMM has read the dS buffer, before the other overwrites its half.
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
 // are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
@@ -337,6 +337,16 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
       }
       wgmma_commit();
+      if constexpr (kDqTransposed) {
+        // The 80-row tile: dK += dS^T Q too (dS^T from registers; it needs only this consumer's
+        // dS^T), so that it runs with dV while the other consumer finishes its dS^T, and is done
+        // before the dQ^T GEMM's accumulators are live and the dQ slice's stores begin.
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
+        }
+        wgmma_commit();
+      }
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
       // dQ_partial = dS K into a 64 x kCols accumulator, then to the writer's tile. Head dim 96:
       // this block's slice is columns [0, 64) or [64, 96) (bwd_cta.cuh dq_tile_slice); each width has its
@@ -351,6 +361,15 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         constexpr int kCols = decltype(cols)::value;
         // dQ (kCols columns x 64 rows) or, transposed, dQ^T (kCols = 64 columns x kBlockM rows).
         float dq[kDqTransposed ? kBlockM / 2 : kCols / 2];
+        if constexpr (kDqTransposed) {
+          // dV and dK done: P^T's and dS^T's fragments are free before dQ^T's accumulators are live.
+          wgmma_wait<0>();
+          fence_operands(dv);
+          fence_operands(pf);
+          fence_operands(dk);
+          fence_operands(dsf);
+          wgmma_fence();
+        }
 #pragma unroll
         for (int kk = 0; kk < kBlockN / 16; ++kk) {
           // Column block dq_col / kTileCols of the K tile, keys 16 kk .. + 15, MN-major (v_desc):
@@ -368,28 +387,22 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           }
         }
         wgmma_commit();
+        if constexpr (kDqTransposed) {
+          wgmma_wait<0>();  // dQ^T is done (dV and dK were already)
+        } else {
 #pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          if constexpr (kDqTransposed) {
-            // A = dS^T (64 keys x 16 queries) from this consumer's key block of the dS buffer:
-            // keys contiguous, i.e. MN-major, 8-query groups 1024 bytes apart (v_desc's layout).
-            // From shared memory rather than registers: dS^T's fragments held across the dQ^T
-            // GEMM made ptxas serialize every wgmma of the kernel (C7512).
-            wgmma_ss<kHeadDim, kDType, 1, 1>(dk, v_desc<kBlockM, kSwizzle>(ds_tile + cwg * (kBlockM * 128), kk),
-                                             v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
-          } else {
+          for (int kk = 0; kk < kBlockM / 16; ++kk) {
             wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
           }
+          wgmma_commit();
+          wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
         }
-        wgmma_commit();
-        wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
         fence_operands(dv);
         fence_operands(pf);
         fence_operands(dq);
         // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
         // This consumer's dQ^T GEMM has read the whole dS buffer: the other consumer may overwrite
-        // its half. (dK, still running, reads only this consumer's half, which only it overwrites,
-        // after the wgmma_wait<0> below.)
+        // its half.
         if (kDqTransposed && step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
         named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
         if constexpr (kDqTransposed) {

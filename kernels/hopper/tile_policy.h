@@ -321,9 +321,15 @@ struct BwdTilePolicy {
 // takes (M is 64), so it is computed transposed, dQ^T = K^T dS^T (M = the consumer's 64 columns,
 // N = 80 queries), and dS goes to shared memory as [64-key blocks][80 queries][64 keys] (K-major
 // B) through stmatrix.trans. Registers per consumer thread at the softmax: dK + dV 128, S^T + dP^T
-// 80; at the dQ GEMM dK + dV 128, P^T's fragments 20, dQ^T 40 -- dK += dS^T Q then reads dS^T
-// from that buffer (SS), because with its fragments held too ptxas serialized every wgmma of the
-// kernel (C7512: insufficient registers; also with dQ^T in two halves of 20). Shared memory: K, V
+// 80; dK += dS^T Q takes dS^T from registers and is issued with dV, before the dS barrier, and
+// waited for before the dQ^T GEMM: with dS^T's fragments (20) held through that GEMM beside dQ^T
+// (40) ptxas serialized every wgmma of the kernel (C7512), so until session 41 dK read dS^T from
+// the dS buffer (SS) after dQ^T, and the dQ slice's 40 scalar stores per thread then competed with
+// dK's shared-memory operand reads (a step's timeline: ~650 clocks for the stores;
+// docs/results/2026-11-29-h200-session41.md). dK first, the stores after dQ^T alone: H200,
+// kernel-only bf16 / fp16 in alternating processes, two calls, +1.2..+5.4% on every row but one
+// deterministic S1024 full reading (0.998). The same order at 64 read 0.986-1.012 and at 96
+// 0.947-0.989 (their dK already reads dS^T from registers while the slice is stored). Shared memory: K, V
 // 64 KB, 2 stages of Q and dO 80 KB, one dS buffer 20 KB (a second would not fit beside the dQ
 // tile, so a consumer waits for the other's dQ GEMM before overwriting it: bwd_kernel.cuh), the
 // fp32 dQ tile 40 KB, lse / D / sink rows 3.75 KB: 208 KB. Measured on the H100 against 64 rows
