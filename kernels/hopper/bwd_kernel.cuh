@@ -218,8 +218,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // kScoresAhead (tile_policy.h bwd_scores_ahead): a step's S^T and dP^T are issued first, while
     // the step before's dK still runs; its wait and the release of that step's Q / dO come after.
     constexpr bool kScoresAhead = bwd_scores_ahead(kHeadDim);
-    // dS^T's A fragments (k16 steps over the queries), read by dK += dS^T Q from registers (not
-    // at the 80-row tile): with kScoresAhead that GEMM runs on into the next step.
+    // dS^T's A fragments (k16 steps over the queries), read by dK += dS^T Q from registers: with
+    // kScoresAhead that GEMM runs on into the next step.
     uint32_t dsf[kBlockM / 16][4];
     auto finish_dk = [&](int stage) {  // the dK GEMM of the step in `stage` is done
       fence_operands(dk);
