@@ -121,6 +121,18 @@ __device__ __forceinline__ void issue_bwd_scores(float (&sacc)[kBlockM / 2], flo
   wgmma_commit();
 }
 
+// dK += dS^T Q, dS^T from registers (its A fragments, k16 steps over the queries) and Q MN-major
+// from one Q stage, one commit group.
+template <DType kDType, int kHeadDim, int kBlockM, int kSwizzle, class Element>
+__device__ __forceinline__ void issue_bwd_dk(float (&dk)[kHeadDim / 2], const uint32_t (&dsf)[kBlockM / 16][4],
+                                             const Element* q) {
+#pragma unroll
+  for (int kk = 0; kk < kBlockM / 16; ++kk) {
+    wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(q, kk), 1);
+  }
+  wgmma_commit();
+}
+
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad, bool kPackedSoftcap>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
@@ -341,11 +353,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         // The 80-row tile: dK += dS^T Q too (dS^T from registers; it needs only this consumer's
         // dS^T), so that it runs with dV while the other consumer finishes its dS^T, and is done
         // before the dQ^T GEMM's accumulators are live and the dQ slice's stores begin.
-#pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
-        }
-        wgmma_commit();
+        issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
       }
       named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
       // dQ_partial = dS K into a 64 x kCols accumulator, then to the writer's tile. Head dim 96:
@@ -390,11 +398,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         if constexpr (kDqTransposed) {
           wgmma_wait<0>();  // dQ^T is done (dV and dK were already)
         } else {
-#pragma unroll
-          for (int kk = 0; kk < kBlockM / 16; ++kk) {
-            wgmma_rs<kHeadDim, kDType>(dk, dsf[kk], v_desc<kBlockM, kSwizzle>(smem.q[s], kk), 1);
-          }
-          wgmma_commit();
+          issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
           wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
         }
         fence_operands(dv);
