@@ -133,6 +133,15 @@ __device__ __forceinline__ void issue_bwd_dk(float (&dk)[kHeadDim / 2], const ui
   wgmma_commit();
 }
 
+// The lagged dQ's named barriers (tile_policy.h bwd_dq_lagged; dq_writer.cuh lists the others):
+// consumer c has written dS^T buffer b (2, 9, 10, 11), its dQ GEMM has read buffer b (12 .. 15).
+// 9 / 10 are the 80-row tile's, which never lags (one dS buffer).
+__device__ __forceinline__ int ds_written_barrier(int consumer, int buf) {
+  const int i = 2 * consumer + buf;
+  return i == 0 ? 2 : 8 + i;
+}
+__device__ __forceinline__ int ds_read_barrier(int consumer, int buf) { return 12 + 2 * consumer + buf; }
+
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad, bool kPackedSoftcap>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
     bwd_kernel(const __grid_constant__ BwdParams p, const __grid_constant__ BwdTensorMaps maps, BwdBlockOrder order) {
@@ -160,6 +169,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   //   head_dim 128 with 80-row blocks: dQ^T = K^T dS^T by columns (64 x 80 each).
   constexpr bool kDqSplitsRows = kBlockM == 64 * kPolicy.consumer_wgs;
   constexpr bool kDqTransposed = bwd_dq_transposed(kPolicy);
+  // kDqLagged (tile_policy.h bwd_dq_lagged): a step's dQ GEMM is the step before's, from the other
+  // dS^T buffer, so a consumer waits for the other's dS^T of the step before, not of this step.
+  constexpr bool kDqLagged = bwd_dq_lagged(kHeadDim, kDeterministic);
+  static_assert(!(kDqLagged && kDqTransposed), "the lagged dQ reads the double-buffered dS^T");
   static_assert(kDqSplitsRows ? kHeadDim == 64 : (kHeadDim == 128 || kHeadDim == 96),
                 "one dQ slice per consumer, every slice 64 or 32 columns wide");
   static_assert(kBlockM == 64 || kBlockM == 128 || (kBlockM == 80 && kHeadDim == 128),
@@ -239,6 +252,87 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       __syncwarp();
       if (lane == 0) mbar_arrive(&smem.empty[stage]);  // Q, dO of that stage are read
     };
+    // P^T's A fragments (k16 steps over the queries), read by dV += P^T dO from registers.
+    uint32_t pf[kBlockM / 16][4];
+    // The dQ slice of step dq_step (query rows from dq_m0) from the dS^T in `ds`: dQ_partial = dS K
+    // into a 64 x kCols accumulator (transposed at the 80-row tile: 64 columns x kBlockM rows), then
+    // to the writer's tile. Head dim 96: a step's slice is columns [0, 64) or [64, 96) (bwd_cta.cuh
+    // dq_tile_slice); each width has its own accumulator array -- one array reinterpreted for both
+    // made ptxas inject a wgmma fence (C7519) into the loop. with_dk: dK += dS^T Q of the step in
+    // stage s is issued behind the dQ GEMM (not at the 80-row tile, which issued it with dV), so the
+    // slice is stored while dK runs on the tensor cores.
+    auto dq_slice = [&](auto cols, int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk) {
+      constexpr int kCols = decltype(cols)::value;
+      constexpr bool kWithDk = decltype(with_dk)::value;
+      const int dq_j = dq_slice_index<kHeadDim>(dq_step, cwg);  // this consumer's slice of the dQ tile
+      const DqSlice dq_sl = dq_tile_slice<kHeadDim>(dq_j);
+      const int dq_col = 32 * dq_sl.box_first;
+      const int dq_row0 = dq_sl.row0;
+      float dq[kDqTransposed ? kBlockM / 2 : kCols / 2];
+      if constexpr (kDqTransposed) {
+        // dV and dK done: P^T's and dS^T's fragments are free before dQ^T's accumulators are live.
+        wgmma_wait<0>();
+        fence_operands(dv);
+        fence_operands(pf);
+        fence_operands(dk);
+        fence_operands(dsf);
+        wgmma_fence();
+      }
+#pragma unroll
+      for (int kk = 0; kk < kBlockN / 16; ++kk) {
+        // Column block dq_col / kTileCols of the K tile, keys 16 kk .. + 15, MN-major (v_desc):
+        // dQ's B = K (16 keys x kCols columns), or dQ^T's A = K^T (kCols columns x 16 keys).
+        const uint64_t k_cols = v_desc<kBlockN, kSwizzle>(
+            reinterpret_cast<const unsigned char*>(smem.k) + (dq_col / kTileCols) * (kBlockN * kSwizzle), kk);
+        if constexpr (kDqTransposed) {
+          // B = dS^T (16 keys x kBlockM queries): K-major rows of the dS buffer, key block kk / 4.
+          wgmma_ss<kBlockM, kDType, 1, 0>(dq, k_cols, kmajor_desc<kBlockM, kSwizzle>(ds, 0, kk), kk > 0 ? 1 : 0);
+        } else {
+          // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, v_desc's layout; query
+          // block dq_row0 / 64 of the dS^T buffer.
+          const uint64_t a = v_desc<kBlockN>(ds + (dq_row0 / 64) * (kBlockN * 128), kk);
+          wgmma_ss<kCols, kDType, 1, 1>(dq, a, k_cols, kk > 0 ? 1 : 0);
+        }
+      }
+      wgmma_commit();
+      if constexpr (kDqTransposed || !kWithDk) {
+        wgmma_wait<0>();  // dQ (^T) is done, and every GEMM before it
+      } else {
+        issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
+      }
+      fence_operands(dv);
+      fence_operands(pf);
+      fence_operands(dq);
+      // This consumer's dQ GEMM has read the dS buffer: with kDqLagged the other consumer writes it
+      // again two steps on; at the 80-row tile (one buffer) the other may overwrite its half.
+      if (kDqLagged && dq_step + 2 < steps) named_barrier_arrive(ds_read_barrier(cwg, dq_step & 1), 2 * 128);
+      if (kDqTransposed && dq_step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
+      // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
+      named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
+      if constexpr (kDqTransposed) {
+        store_dq_slice_transposed<kBlockM>(smem.dq, dq, dq_col, warp, lane, seq.seqlen_q - dq_m0);
+      } else {
+        store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - dq_m0);
+      }
+      fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
+      named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
+      if constexpr (!kScoresAhead && kWithDk) {
+        wgmma_wait<0>();
+        finish_dk(s);
+      }
+    };
+    auto run_dq = [&](int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk) {
+      if (dq_tile_slice<kHeadDim>(dq_slice_index<kHeadDim>(dq_step, cwg)).boxes == 2) {
+        dq_slice(std::integral_constant<int, 64>{}, dq_step, dq_m0, ds, s, with_dk);
+      } else if constexpr (kHeadDim == 96) {
+        dq_slice(std::integral_constant<int, 32>{}, dq_step, dq_m0, ds, s, with_dk);
+      }
+    };
+    // kDqLagged: consumer 1 starts once consumer 0 has its first P^T, so that each computes P^T and
+    // dS^T while the other's GEMMs run.
+    if (kDqLagged && cwg == 1) named_barrier_sync(1, 2 * 128);
+    int prev_m0 = 0;  // kDqLagged: the step before's first query row
     for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
       const int m = cta.step_block(step);
@@ -288,6 +382,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       probs_from_scores<Traits, kQTiles, kPackedSoftcap, packed_mask_for(kHeadDim, kCausal)>(
           sacc, lse_rows, scale_log2, p.softcap, scale_over_softcap, mask,
           mask.block_needs_mask(m0, kBlockM, kn0, 64), kn0 + key_row, m0, lane);
+      if (kDqLagged && cwg == 0 && step == 0) named_barrier_arrive(1, 2 * 128);
       wgmma_wait<0>();
       fence_operands(dpacc);
       if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
@@ -296,7 +391,6 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       dscores_from_probs<Traits, kQTiles, kPackedSoftcap>(dpacc, sacc, lse_rows, dsum_rows, scale_log2,
                                                           p.softcap, lane);
       // A fragments (k16 steps over the queries; n8 groups 2kk, 2kk + 1 -> m16k16 layout).
-      uint32_t pf[kBlockM / 16][4];
 #pragma unroll
       for (int kk = 0; kk < kBlockM / 16; ++kk) {
 #pragma unroll
@@ -327,6 +421,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
                             dsf[u][1], dsf[u][2], dsf[u][3]);
         }
       } else {
+        // kDqLagged: the other consumer's dQ GEMM of two steps before has read this buffer.
+        if (kDqLagged && step >= 2) named_barrier_sync(ds_read_barrier(1 - cwg, buf), 2 * 128);
         const int j = lane / 8;
         const int r = cwg * 64 + warp * 16 + 8 * (j % 2) + lane % 8;
 #pragma unroll
@@ -337,6 +433,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
       }
       fence_view_async_shared();
+      if constexpr (kDqLagged) named_barrier_arrive(ds_written_barrier(cwg, buf), 2 * 128);
 
       // dV += P^T dO (one group, P^T from registers: issued before the barrier so that it runs
       // while this warpgroup waits for the other consumer); after the barrier dQ_partial = dS K
@@ -355,81 +452,34 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         // before the dQ^T GEMM's accumulators are live and the dQ slice's stores begin.
         issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
       }
-      named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
-      // dQ_partial = dS K into a 64 x kCols accumulator, then to the writer's tile. Head dim 96:
-      // this block's slice is columns [0, 64) or [64, 96) (bwd_cta.cuh dq_tile_slice); each width has its
-      // own accumulator array -- one array reinterpreted for both made ptxas inject a wgmma fence
-      // (C7519) into the loop.
-      const int dq_j = dq_slice_index<kHeadDim>(step, cwg);  // this consumer's slice of the dQ tile
-      const DqSlice dq_sl = dq_tile_slice<kHeadDim>(dq_j);
-      const bool dq_wide = dq_sl.boxes == 2;
-      const int dq_col = 32 * dq_sl.box_first;
-      const int dq_row0 = dq_sl.row0;
-      auto dq_slice = [&](auto cols) {
-        constexpr int kCols = decltype(cols)::value;
-        // dQ (kCols columns x 64 rows) or, transposed, dQ^T (kCols = 64 columns x kBlockM rows).
-        float dq[kDqTransposed ? kBlockM / 2 : kCols / 2];
-        if constexpr (kDqTransposed) {
-          // dV and dK done: P^T's and dS^T's fragments are free before dQ^T's accumulators are live.
+      if constexpr (!kDqLagged) {
+        named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
+        run_dq(step, m0, ds_tile, s, std::true_type{});
+      } else if (step == 0) {  // no dQ yet: dK alone
+        wgmma_fence();  // (ptxas put one here itself, C7519, as at the two fences below)
+        issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        if constexpr (!kScoresAhead) {
           wgmma_wait<0>();
           fence_operands(dv);
           fence_operands(pf);
-          fence_operands(dk);
-          fence_operands(dsf);
-          wgmma_fence();
-        }
-#pragma unroll
-        for (int kk = 0; kk < kBlockN / 16; ++kk) {
-          // Column block dq_col / kTileCols of the K tile, keys 16 kk .. + 15, MN-major (v_desc):
-          // dQ's B = K (16 keys x kCols columns), or dQ^T's A = K^T (kCols columns x 16 keys).
-          const uint64_t k_cols = v_desc<kBlockN, kSwizzle>(
-              reinterpret_cast<const unsigned char*>(smem.k) + (dq_col / kTileCols) * (kBlockN * kSwizzle), kk);
-          if constexpr (kDqTransposed) {
-            // B = dS^T (16 keys x kBlockM queries): K-major rows of the dS buffer, key block kk / 4.
-            wgmma_ss<kBlockM, kDType, 1, 0>(dq, k_cols, kmajor_desc<kBlockM, kSwizzle>(ds_tile, 0, kk), kk > 0 ? 1 : 0);
-          } else {
-            // A = dS (64 queries x 16 keys) read from dS^T rows: MN-major, v_desc's layout; query
-            // block dq_row0 / 64 of the dS^T buffer.
-            const uint64_t a = v_desc<kBlockN>(ds_tile + (dq_row0 / 64) * (kBlockN * 128), kk);
-            wgmma_ss<kCols, kDType, 1, 1>(dq, a, k_cols, kk > 0 ? 1 : 0);
-          }
-        }
-        wgmma_commit();
-        if constexpr (kDqTransposed) {
-          wgmma_wait<0>();  // dQ^T is done (dV and dK were already)
-        } else {
-          issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
-          wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
-        }
-        fence_operands(dv);
-        fence_operands(pf);
-        fence_operands(dq);
-        // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
-        // This consumer's dQ^T GEMM has read the whole dS buffer: the other consumer may overwrite
-        // its half.
-        if (kDqTransposed && step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
-        named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
-        if constexpr (kDqTransposed) {
-          store_dq_slice_transposed<kBlockM>(smem.dq, dq, dq_col, warp, lane, seq.seqlen_q - m0);
-        } else {
-          store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - m0);
-        }
-        fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
-        named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
-        if constexpr (!kScoresAhead) {
-          wgmma_wait<0>();
           finish_dk(s);
         }
-      };
-      if (dq_wide) {
-        dq_slice(std::integral_constant<int, 64>{});
-      } else if constexpr (kHeadDim == 96) {
-        dq_slice(std::integral_constant<int, 32>{});
+      } else {  // the step before's dQ: the other consumer has written its half of that dS^T
+        named_barrier_sync(ds_written_barrier(1 - cwg, buf ^ 1), 2 * 128);
+        wgmma_fence();
+        run_dq(step - 1, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[buf ^ 1]), s, std::true_type{});
       }
+      prev_m0 = m0;
     }
     if constexpr (kScoresAhead) {  // the last step's dK
       wgmma_wait<0>();
       finish_dk(PipelineState<kStages>{st.count - 1}.stage());
+    }
+    if constexpr (kDqLagged) {  // the last step's dQ
+      const int last = steps - 1;
+      named_barrier_sync(ds_written_barrier(1 - cwg, last & 1), 2 * 128);
+      wgmma_fence();
+      run_dq(last, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[last & 1]), 0, std::false_type{});
     }
   }
 

@@ -43,9 +43,11 @@
 namespace flashcore {
 namespace hopper {
 
-// Named barriers of the backward: 1 = both consumers' dS^T, 3 / 4 = each consumer's lse / D rows,
-// 5 / 6 = dQ slice 0 / 1 is in the tile, 7 / 8 = the writer has read that slice, 9 / 10 =
-// consumer 0 / 1 has read the single dS buffer of the 80-row tile (bwd_kernel.cuh).
+// Named barriers of the backward: 1 = both consumers' dS^T (the lagged dQ: consumer 1's start,
+// half a step behind consumer 0), 3 / 4 = each consumer's lse / D rows, 5 / 6 = dQ slice 0 / 1 is
+// in the tile, 7 / 8 = the writer has read that slice, 9 / 10 = consumer 0 / 1 has read the single
+// dS buffer of the 80-row tile; the lagged dQ's dS^T buffers: 2, 9-11 written, 12-15 read
+// (bwd_kernel.cuh ds_written_barrier, ds_read_barrier).
 __device__ __forceinline__ int dq_full_barrier(int slice) { return 5 + slice; }
 __device__ __forceinline__ int dq_empty_barrier(int slice) { return 7 + slice; }
 constexpr int kDqWriterWarp = 1;    // warp 0 of the producer warpgroup issues the TMA loads

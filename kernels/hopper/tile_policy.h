@@ -357,6 +357,19 @@ constexpr BwdTilePolicy bwd_tile_policy(int head_dim) {
 // ahead: 160) ptxas serialized every wgmma (C7512).
 constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
 
+// The split-keys kernel (bwd_kernel.cuh) at head dim 64 computes a step's dQ GEMM one step late,
+// from the other dS^T buffer: a consumer then waits for the other consumer's dS^T of the step
+// before instead of meeting it at a barrier every step, and consumer 1 starts half a step behind
+// consumer 0 (it waits for consumer 0's first P^T), so that each computes P^T and dS^T while the
+// other's GEMMs run (clock64 stamps at d64 S4096: 2,240 clocks apart in a 4,560-clock step; ~500
+// without the offset). No registers move: the dQ GEMM keeps its place in the step. Measured on an H200
+// (kernel-only backward, alternating processes, docs/results/2026-11-29-h200-session42.md): the
+// default backward bf16 / fp16 +0.2..+3.6% on every d64 row (S 1024-16384, causal and not, window,
+// softcap), the lag alone without the offset -1.3..+2.2% (its step 1% shorter, the consumers still
+// in phase); deterministic -4.6..+1.1% (S1024 -4.5%: a CTA's dQ reaches the semaphore chain one
+// step later), so not there. 96 and 128 keep the barrier (the 80-row tile has one dS buffer).
+constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) { return head_dim == 64 && !deterministic; }
+
 // The split-keys kernel computes dQ transposed when its query block is not a multiple of the
 // wgmma M (64): bwd_tile_policy's 80-row tile.
 constexpr bool bwd_dq_transposed(const BwdTilePolicy& t) { return !t.shared_keys && t.block_m % 64 != 0; }
