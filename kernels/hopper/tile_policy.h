@@ -363,9 +363,9 @@ constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
 // consumer 0 (it waits for consumer 0's first P^T), so that each computes P^T and dS^T while the
 // other's GEMMs run (clock64 stamps at d64 S4096: 2,240 clocks apart in a 4,560-clock step; ~500
 // without the offset). No registers move: the dQ GEMM keeps its place in the step. Measured on an H200
-// (kernel-only backward, alternating processes, docs/results/2026-11-29-h200-session42.md): the
-// default backward bf16 / fp16 +0.2..+3.6% on every d64 row (S 1024-16384, causal and not, window,
-// softcap), the lag alone without the offset -1.3..+2.2% (its step 1% shorter, the consumers still
+// (kernel-only backward, alternating processes, two calls, docs/results/2026-11-29-h200-session42.md):
+// the default backward bf16 / fp16 +0.2..+3.6% on every d64 row (S 1024-16384, causal and not,
+// window, softcap; bf16 from S 4096 +3.0..+3.3% in the second call), the lag alone without the offset -1.3..+2.2% (its step 1% shorter, the consumers still
 // in phase); deterministic -4.6..+1.1% (S1024 -4.5%: a CTA's dQ reaches the semaphore chain one
 // step later), so not there. 96 and 128 keep the barrier (the 80-row tile has one dS buffer).
 constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) { return head_dim == 64 && !deterministic; }
