@@ -38,7 +38,8 @@
 //     step before, from the other dS^T buffer, after a barrier pair per buffer and direction
 //     (ds_written_barrier / ds_read_barrier) instead of the 256-thread barrier, and starts
 //     consumer 1 half a step behind consumer 0, so that one's P^T / dS^T run beside the other's
-//     GEMMs; the last step's dQ follows the loop;
+//     GEMMs; a step's dS^T stores are published after the dQ slice's proxy fence, which covers
+//     both; the last step's dQ follows the loop;
 //   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
 //     memory (bwd_cta.cuh store_dk_dv).
 // Head dim 128 takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and
@@ -266,7 +267,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // made ptxas inject a wgmma fence (C7519) into the loop. with_dk: dK += dS^T Q of the step in
     // stage s is issued behind the dQ GEMM (not at the 80-row tile, which issued it with dV), so the
     // slice is stored while dK runs on the tensor cores.
-    auto dq_slice = [&](auto cols, int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk) {
+    auto dq_slice = [&](auto cols, int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk,
+                        int ds_written_buf) {
       constexpr int kCols = decltype(cols)::value;
       constexpr bool kWithDk = decltype(with_dk)::value;
       const int dq_j = dq_slice_index<kHeadDim>(dq_step, cwg);  // this consumer's slice of the dQ tile
@@ -322,16 +324,19 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
       fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
       named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);
+      // kDqLagged: the same fence covered this step's dS^T stores, published only now (the other
+      // consumer reads them a step later), so that they take no proxy fence of their own.
+      if (kDqLagged && ds_written_buf >= 0) named_barrier_arrive(ds_written_barrier(cwg, ds_written_buf), 2 * 128);
       if constexpr (!kScoresAhead && kWithDk) {
         wgmma_wait<0>();
         finish_dk(s);
       }
     };
-    auto run_dq = [&](int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk) {
+    auto run_dq = [&](int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk, int ds_written_buf) {
       if (dq_tile_slice<kHeadDim>(dq_slice_index<kHeadDim>(dq_step, cwg)).boxes == 2) {
-        dq_slice(std::integral_constant<int, 64>{}, dq_step, dq_m0, ds, s, with_dk);
+        dq_slice(std::integral_constant<int, 64>{}, dq_step, dq_m0, ds, s, with_dk, ds_written_buf);
       } else if constexpr (kHeadDim == 96) {
-        dq_slice(std::integral_constant<int, 32>{}, dq_step, dq_m0, ds, s, with_dk);
+        dq_slice(std::integral_constant<int, 32>{}, dq_step, dq_m0, ds, s, with_dk, ds_written_buf);
       }
     };
     // kDqLagged: consumer 1 starts once consumer 0 has its first P^T, so that each computes P^T and
@@ -437,8 +442,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
                       dsf[u][1], dsf[u][2], dsf[u][3]);
         }
       }
-      fence_view_async_shared();
-      if constexpr (kDqLagged) named_barrier_arrive(ds_written_barrier(cwg, buf), 2 * 128);
+      if constexpr (!kDqLagged) fence_view_async_shared();  // (kDqLagged: with the dQ slice's)
 
       // dV += P^T dO (one group, P^T from registers: issued before the barrier so that it runs
       // while this warpgroup waits for the other consumer); after the barrier dQ_partial = dS K
@@ -459,10 +463,12 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
       if constexpr (!kDqLagged) {
         named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
-        run_dq(step, m0, ds_tile, s, std::true_type{});
+        run_dq(step, m0, ds_tile, s, std::true_type{}, -1);
       } else if (step == 0) {  // no dQ yet: dK alone
         wgmma_fence();  // (ptxas put one here itself, C7519, as at the two fences below)
         issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        fence_view_async_shared();
+        named_barrier_arrive(ds_written_barrier(cwg, buf), 2 * 128);
         if constexpr (!kScoresAhead) {
           wgmma_wait<0>();
           fence_operands(dv);
@@ -472,7 +478,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       } else {  // the step before's dQ: the other consumer has written its half of that dS^T
         named_barrier_sync(ds_written_barrier(1 - cwg, buf ^ 1), 2 * 128);
         wgmma_fence();
-        run_dq(step - 1, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[buf ^ 1]), s, std::true_type{});
+        run_dq(step - 1, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[buf ^ 1]), s, std::true_type{}, buf);
       }
       prev_m0 = m0;
     }
@@ -484,7 +490,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const int last = steps - 1;
       named_barrier_sync(ds_written_barrier(1 - cwg, last & 1), 2 * 128);
       wgmma_fence();
-      run_dq(last, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[last & 1]), 0, std::false_type{});
+      run_dq(last, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[last & 1]), 0, std::false_type{}, -1);
     }
   }
 
