@@ -17,8 +17,10 @@
 // The tile is kHeadDim / 32 boxes of [kBlockM rows][32 floats] (128-byte rows), 128-byte swizzled
 // as the TMA expects with CU_TENSOR_MAP_SWIZZLE_128B: a warp's float2 store covers 8 rows x 32
 // bytes, which unswizzled (rows 128 B apart) would fall on the same 8 banks (8-way conflict); with
-// the swizzle the 16 chunks hit every 16-byte bank group exactly twice, i.e. the 2 wavefronts 256
-// bytes need. dq_accum keeps its row-major (rows, head_dim) layout, so the shared convert kernel
+// the swizzle the 16 chunks hit every 16-byte bank group exactly twice. But a 64-bit store is
+// served per half-warp, whose 4 rows x 2 chunks meet only 4 of the 8 groups: ncu counts 4
+// wavefronts per store where 2 would do (session 42: 33.5 M excessive of 407 M shared wavefronts
+// in a d64 backward); FA3 / FA4 store dQ in fragment order instead. dq_accum keeps its row-major (rows, head_dim) layout, so the shared convert kernel
 // (kernels/sm80/bwd_kernel.cuh) is unchanged: the map's row bound clips rows past seqlen_q (dense)
 // or past the packed tensor (varlen).
 //
