@@ -14,7 +14,10 @@ the launcher not reading them), then one traced eager backward; per segment the 
 over steps 1 .. steps-2 of every recorded CTA; the step period (top to next top); and the skew
 between the two consumers at points 5 and 10.
 
-    PYTHONPATH=<traced py tree>:tools/bench python3 bwd_timeline.py --out DIR
+    PYTHONPATH=<traced py tree>:tools/bench python3 bwd_timeline.py --out DIR [--rows d64]
+
+--rows d64 (session 42, its call 2): the head-dim-64 rows only, S16384 full among them. Session 42
+also added the 10th / 90th percentiles of the S-ready skew to the last line of each row.
 """
 import argparse
 import os
@@ -26,15 +29,20 @@ import triton.testing as tt
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 ap.add_argument("--rep", type=float, default=30)
+ap.add_argument("--rows", choices=("session41", "d64"), default="session41")
 args = ap.parse_args()
 os.makedirs(args.out, exist_ok=True)
 
 NAMES = ["stats", "stage", "issue", "lseD-bar", "S-wait", "P", "dP-wait", "dS", "dV-issue", "dS-bar",
          "dQdK-issue", "dVdQ-wait", "dq-empty", "dq-store", "dK-wait", "release"]
 
-ROWS = [("d128 full S4096", 128, 4, 4096, 16, False), ("d128 causal S1024", 128, 16, 1024, 16, True),
-        ("d128 full S16384", 128, 1, 16384, 16, False), ("d64 full S4096", 64, 4, 4096, 32, False),
-        ("d64 causal S1024", 64, 16, 1024, 32, True)]
+ROWS = {
+    "session41": [("d128 full S4096", 128, 4, 4096, 16, False), ("d128 causal S1024", 128, 16, 1024, 16, True),
+                  ("d128 full S16384", 128, 1, 16384, 16, False), ("d64 full S4096", 64, 4, 4096, 32, False),
+                  ("d64 causal S1024", 64, 16, 1024, 32, True)],
+    "d64": [("d64 full S4096", 64, 4, 4096, 32, False), ("d64 causal S1024", 64, 16, 1024, 32, True),
+            ("d64 full S16384", 64, 1, 16384, 32, False)],
+}[args.rows]
 
 
 def bwd_op(q, k, v, out, lse, dout, causal, scale):
@@ -89,8 +97,9 @@ def main():
                      (med(periods), np.percentile(periods, 10) if periods else 0,
                       np.percentile(periods, 90) if periods else 0, len(periods)))
         lines.append("  " + "  ".join("%s %.0f" % (NAMES[i], med(seg[i])) for i in range(16)))
-        lines.append("  consumer 1 - consumer 0 at S-ready: median %.0f clocks, at the dS barrier %.0f" %
-                     (med(skew5), med(skew10)))
+        pct = lambda x, q: float(np.percentile(x, q)) if len(x) else float("nan")
+        lines.append("  consumer 1 - consumer 0 at S-ready: median %.0f clocks (p10 %.0f, p90 %.0f), at point 10 "
+                     "(the dS barrier) %.0f" % (med(skew5), pct(skew5, 10), pct(skew5, 90), med(skew10)))
         print("\n".join(lines[-4:]), flush=True)
     with open(os.path.join(args.out, "bwd_timeline.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
