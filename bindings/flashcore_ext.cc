@@ -447,8 +447,8 @@ PYBIND11_MODULE(_C, m) {
         py::arg("causal"), py::arg("deterministic"), py::arg("stream"), py::arg("features") = py::tuple(),
         py::arg("o_resid") = 0, py::arg("head_dim_v") = 0, py::arg("sink_partial") = 0,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
-        "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32 (batch, heads, seqlen_q, "
-        "dq_accum_cols(kernel_head_dim(arch, dtype, head_dim, causal, backward=True))), and for deterministic=True "
+        "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32, dq_accum_floats(kernel_head_dim(arch, dtype, head_dim, causal, "
+        "backward=True), ...) of them, and for deterministic=True "
         "dq_semaphore int32 of dq_semaphore_count >= "
         "batch*heads*ceil(seqlen_q/bwd_block_m) elements (0 otherwise); all contiguous. dlse may be 0; "
         "o_resid (0 or the forward's residual, o's strides) joins O in D = rowsum(dO * O). "
@@ -468,6 +468,10 @@ PYBIND11_MODULE(_C, m) {
   m.def("dq_accum_cols", &flashcore::dq_accum_cols, py::arg("kernel_head_dim"),
         "The backward's dq_accum row width for a kernel of this head dim (kernel_head_dim(..., backward=True)): "
         "rounded up to a multiple of 64 columns.");
+  m.def("dq_accum_floats", &flashcore::dq_accum_floats, py::arg("kernel_head_dim"), py::arg("packed"),
+        py::arg("total_q"), py::arg("seqlen_q"), py::arg("heads"), py::arg("batch"),
+        "Floats of the backward's dq_accum for a kernel of this head dim: rows of lse's layout x "
+        "dq_accum_cols, or the fragment order's 64 x 64 slabs where larger (kernels/flash_bwd_api.h).");
   m.def("decode", &flashcore::decode, py::arg("device"), py::arg("arch"), py::arg("dtype"), py::arg("params"),
         py::arg("stream"),
         "Launch the KV-cache attention kernels (split-KV decode + combine) on `stream`; `params` is a "

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/common/dq_accum_layout.h"
 #include "kernels/flash_fwd_api.h"
 
 namespace flashcore {
@@ -23,7 +24,8 @@ constexpr int kBwdBlockM = 64;
 //
 // Scratch, allocated by the caller (no allocation inside the launcher):
 //   dsum      float32 (batch, heads, seqlen_q), contiguous: D = rowsum(dO * (O + o_resid)) - dlse
-//   dq_accum  float32 (batch, heads, seqlen_q, dq_accum_cols(kernel head dim)), contiguous:
+//   dq_accum  float32, dq_accum_floats(...) of them: (batch, heads, seqlen_q, dq_accum_cols(kernel
+//             head dim)) contiguous, or in fragment order (common/dq_accum_layout.h) at 64 columns:
 //             dQ / softmax_scale in fp32, rows as wide as the instantiation's kHeadDim
 //             (BwdKernelKey::head_dim, which find_bwd_kernel_for reports) rounded up to 64
 //             columns, not the call's head_dim: the columns past head_dim accumulate zeros (or
@@ -34,6 +36,19 @@ constexpr int kBwdBlockM = 64;
 // columns, so that the sm90a 96 kernel's mma.sync fallback -- the 128 kernel, whose tiles are
 // 64-column blocks -- accumulates into the same buffer (kernels/hopper/bwd_launch.cuh).
 constexpr int dq_accum_cols(int kernel_head_dim) { return (kernel_head_dim + 63) / 64 * 64; }
+
+// Floats the caller allocates for dq_accum: rows of lse's layout (packed: heads x total_q, dense:
+// batch x heads x seqlen_q) times dq_accum_cols, or -- 64-column rows -- the fragment order's
+// slabs where that is larger (kernels/common/dq_accum_layout.h: the sm90a head-dim-64 kernel's
+// layout; every launcher that may take a call gets a buffer it can use).
+inline int64_t dq_accum_floats(int kernel_head_dim, bool packed, int total_q, int seqlen_q, int heads, int batch) {
+  const int cols = dq_accum_cols(kernel_head_dim);
+  const int64_t rows = static_cast<int64_t>(heads) * (packed ? total_q : static_cast<int64_t>(batch) * seqlen_q);
+  const int64_t row_floats = rows * cols;
+  if (cols != kDqSlabCols) return row_floats;
+  const int64_t fragment_floats = dq_fragment_floats(packed, total_q, seqlen_q, heads, batch);
+  return fragment_floats > row_floats ? fragment_floats : row_floats;
+}
 
 // BwdParams::sink_partial's layout: key blocks of at least kSinkPartialKeys keys (every backward
 // kernel's key block is a multiple), each with up to kSinkPartialSlots warps' shares.

@@ -454,7 +454,8 @@ def test_forced_arch_applies_to_the_backward_too(monkeypatch, fake_gpus):
     launched = []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
         bwd=lambda device, arch, *rest: launched.append((device, arch)), bwd_block_m=64,
-        kernel_head_dim=_attention._C.kernel_head_dim, dq_accum_cols=_attention._C.dq_accum_cols))
+        kernel_head_dim=_attention._C.kernel_head_dim, dq_accum_cols=_attention._C.dq_accum_cols,
+        dq_accum_floats=_attention._C.dq_accum_floats))
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
     q, k, v, dout, out = (t(1, 64, 2, 64) for _ in range(5))

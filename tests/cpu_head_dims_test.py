@@ -270,7 +270,7 @@ def recorded_bwd(monkeypatch):
     launched, made = [], []
     monkeypatch.setattr(_attention, "_C", types.SimpleNamespace(
         bwd=lambda *a: launched.append(a), bwd_block_m=64, kernel_head_dim=_C.kernel_head_dim,
-        dq_accum_cols=_C.dq_accum_cols))
+        dq_accum_cols=_C.dq_accum_cols, dq_accum_floats=_C.dq_accum_floats))
     monkeypatch.setattr(_attention, "_arch_for", lambda device: "sm90a")
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: types.SimpleNamespace(cuda_stream=0))
@@ -297,7 +297,7 @@ def test_backward_scratch_is_as_wide_as_the_kernel_it_runs_on(recorded_bwd, d, w
     lse = torch.zeros(1, 2, 64)
     grads = [torch.empty_like(x) for x in (q, k, v)]
     _backward.attention_bwd_into(dout, q, k, v, out, lse, *grads, True, d ** -0.5)
-    assert (1, 2, 64, width) in made  # dq_accum
+    assert (1 * 2 * 64 * width,) in made  # dq_accum: flat, the kernel's row width
     (args,) = launched
     assert args[1:3] == ("sm90a", "fp16") and args[21] == d  # head_dim: the call's
     assert args[22] == (64 * 2 * d, 2 * d, d)  # q's strides
@@ -369,6 +369,20 @@ def test_fake_shapes_of_a_value_head_dim_pair():
                                                          (2, 17, 4, 128)]
 
 
+def test_dq_accum_floats_cover_the_fragment_order_slabs():
+    """At 64 columns dq_accum may be in fragment order (kernels/common/dq_accum_layout.h): 64 x 64
+    slabs, dense ceil(seqlen_q / 64) per (batch, head), packed (total_q + 64 batch) / 64 + 1 per
+    head -- the larger of that and the row layout; wider rows keep the row layout's size."""
+    from flashcore import _C
+    # dense: 3 x 2 x 100 rows of 64 = 38,400 floats; slabs 3 x 2 x 2 of 4096 = 49,152
+    assert _C.dq_accum_floats(64, False, 0, 100, 2, 3) == 3 * 2 * 2 * 4096
+    assert _C.dq_accum_floats(64, False, 0, 128, 2, 3) == 3 * 2 * 128 * 64  # equal
+    # packed: 5 sequences, 300 rows, 2 heads: slabs (300 + 320) // 64 + 1 = 10 per head
+    assert _C.dq_accum_floats(64, True, 300, 200, 2, 5) == 2 * 10 * 4096
+    assert _C.dq_accum_floats(128, True, 300, 200, 2, 5) == 2 * 300 * 128
+    assert _C.dq_accum_floats(96, False, 0, 100, 2, 3) == 3 * 2 * 100 * 128
+
+
 @pytest.mark.parametrize("d, dv, width", [(192, 128, 192), (64, 128, 128), (128, 64, 128), (40, 72, 128)])
 def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(recorded_bwd, d, dv, width):
     """dq_accum is as wide as the kernel of max(head_dim, head_dim_v); head_dim and head_dim_v
@@ -378,7 +392,7 @@ def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(recorded_bwd, d, 
     lse = torch.zeros(1, 2, 64)
     grads = [torch.empty_like(x) for x in (q, k, v)]
     _backward.attention_bwd_into(dout, q, k, v, out, lse, *grads, True, d ** -0.5)
-    assert (1, 2, 64, width) in made  # dq_accum
+    assert (1 * 2 * 64 * width,) in made  # dq_accum: flat, the kernel's row width
     (args,) = launched
     assert args[21] == d and args[-2] == dv  # head_dim, head_dim_v (the sink partials last)
     # out / dout with q's head dim instead of v's: refused, naming the expected shape

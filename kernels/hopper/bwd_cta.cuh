@@ -32,7 +32,7 @@ namespace hopper {
 struct BwdTensorMaps {
   CUtensorMap q, dout;   // boxes of 64 rows
   CUtensorMap k, v;      // boxes of kBlockN rows
-  CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh)
+  CUtensorMap dq_accum;  // fp32, boxes of 32 columns x block_m rows (dq_writer.cuh); unused in fragment order
 };
 
 template <bool kCausal>
@@ -172,6 +172,11 @@ __device__ __forceinline__ void run_bwd_producer(const BwdParams& p, const BwdTe
         },
         [&](int head, int row_block) {
           return p.dq_semaphore + (static_cast<int64_t>(cta.batch) * p.heads + head) * sem_blocks + row_block;
+        },
+        [&](int head) {
+          return p.dq_accum + dq_first_slab(cta.varlen, p.total_q, p.seqlen_q, p.heads, p.batch, cta.batch, head,
+                                            seq.row0_q) *
+                                  kDqSlabFloats;
         });
     return;
   }

@@ -320,7 +320,8 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if constexpr (kDqTransposed) {
         store_dq_slice_transposed<kBlockM>(smem.dq, dq, dq_col, warp, lane, seq.seqlen_q - dq_m0);
       } else {
-        store_dq_slice<kBlockM, kCols>(smem.dq, dq, dq_row0, dq_col, warp, lane, seq.seqlen_q - dq_m0);
+        store_dq_slice<kBlockM, kCols, bwd_dq_fragments(kHeadDim, kDeterministic)>(smem.dq, dq, dq_row0, dq_col, warp, lane,
+                                                                   seq.seqlen_q - dq_m0);
       }
       fence_view_async_shared();  // generic stores, read next by the TMA (async proxy)
       named_barrier_arrive(dq_full_barrier(dq_j), kDqBarrierThreads);

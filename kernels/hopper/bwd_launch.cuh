@@ -13,6 +13,7 @@
 #include "kernels/flash_bwd_api.h"
 #include "kernels/hopper/bwd_block_order.cuh"
 #include "kernels/hopper/bwd_cta.cuh"
+#include "kernels/hopper/bwd_dq_fragments.cuh"
 #include "kernels/hopper/bwd_kernel.cuh"
 #include "kernels/hopper/bwd_tensor_map.h"
 #include "kernels/hopper/bwd_wide_kernel.cuh"
@@ -81,7 +82,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // dq_accum: (batch, heads, seqlen_q, kAccumCols) dense, (heads, total_q, kAccumCols) packed --
   // the rows of lse's layout (flash_bwd_api.h); the map's row bound clips the TMA's reduce-adds
   // there (the writer adds no box past kHeadDim).
-  if (err == cudaSuccess) {
+  // In fragment order (tile_policy.h bwd_dq_fragments) the writer adds whole slabs by address: no map.
+  if (err == cudaSuccess && !bwd_dq_fragments(kHeadDim, kDeterministic)) {
     err = make_f32_rows_tensor_map(&maps.dq_accum, p.dq_accum, kAccumCols, t.rows_q, p.heads, t.batch,
                                    dq_box_rows(kPolicy));
   }
@@ -131,9 +133,18 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // added to or read, so the preprocess zeroes only those.
   const int64_t row_blocks = bwd::row_kernel_blocks(p, kAccumCols);
   if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  // (Fragment order: its own row kernels, bwd_dq_fragments.cuh, zero whole half slabs.)
+  constexpr bool kFragments = bwd_dq_fragments(kHeadDim, kDeterministic);
   const int zero_cols = (p.head_dim + 31) / 32 * 32 < kAccumCols ? (p.head_dim + 31) / 32 * 32 : kAccumCols;
-  bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kAccumCols>
-      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, zero_cols);
+  const int64_t fragment_blocks = kFragments ? fragment_row_kernel_blocks(p) : 0;
+  if (fragment_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  if constexpr (kFragments) {
+    bwd_preprocess_fragments_kernel<Arch::kSm90a, Traits>
+        <<<static_cast<unsigned>(fragment_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+  } else {
+    bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kAccumCols>
+        <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, zero_cols);
+  }
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   if (sink_grad) {
@@ -145,8 +156,13 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   }
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols>
-      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+  if constexpr (kFragments) {
+    bwd_convert_fragments_kernel<Arch::kSm90a, Traits>
+        <<<static_cast<unsigned>(fragment_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+  } else {
+    bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols>
+        <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+  }
   return cudaGetLastError();
 }
 

@@ -20,7 +20,12 @@
 // the swizzle the 16 chunks hit every 16-byte bank group exactly twice. But a 64-bit store is
 // served per half-warp, whose 4 rows x 2 chunks meet only 4 of the 8 groups: ncu counts 4
 // wavefronts per store where 2 would do (session 42: 33.5 M excessive of 407 M shared wavefronts
-// in a d64 backward); FA3 / FA4 store dQ in fragment order instead. dq_accum keeps its row-major (rows, head_dim) layout, so the shared convert kernel
+// in a d64 backward). Head dim 64's default backward therefore keeps dq_accum in fragment order (tile_policy.h
+// bwd_dq_fragments, kernels/common/dq_accum_layout.h): float4 stores of the accumulator's own
+// order, one 1-D bulk reduce a slice, its own row kernels (bwd_dq_fragments.cuh); +0.6..+4.1% on
+// the default d64 backward (session 43). (8-column unswizzled boxes, whose float2 stores take 2
+// wavefronts, made the TMA's reduce of 32-byte rows the bottleneck: -1..-14%, dropped.) The other
+// tiles' dq_accum keeps its row-major (rows, head_dim) layout, so the shared convert kernel
 // (kernels/sm80/bwd_kernel.cuh) is unchanged: the map's row bound clips rows past seqlen_q (dense)
 // or past the packed tensor (varlen).
 //
@@ -39,6 +44,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/dq_accum_layout.h"
 #include "kernels/hopper/tile_policy.h"
 #include "kernels/hopper/tma_pipeline.cuh"
 
@@ -76,6 +82,14 @@ __device__ __forceinline__ void tma_reduce_add_4d(const CUtensorMap* map, const 
           reinterpret_cast<uint64_t>(map)),
       "r"(smem_u32(smem_src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
       : "memory");
+}
+
+// 1-D bulk reduce-add of `bytes` (a multiple of 16, both addresses 16-byte aligned) fp32 from
+// shared memory into global memory, bulk-group completion: the fragment order's slabs.
+__device__ __forceinline__ void bulk_reduce_add_f32(float* dst, const float* smem_src, int bytes) {
+  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(dst),
+               "r"(smem_u32(smem_src)), "r"(bytes)
+               : "memory");
 }
 
 // Orders this thread's generic-proxy global accesses with its async-proxy (bulk copy) ones.
@@ -116,13 +130,39 @@ __device__ __forceinline__ void store_dq_slice_rows(float* tile, const float (&d
   }
 }
 
+// Fragment order (tile_policy.h bwd_dq_fragments, kernels/common/dq_accum_layout.h): the tile is
+// the block's 64-row slabs, a consumer's 64 x 64 slice (rows row0 ..) is slab row0 / 64, and its
+// thread's elements 4t .. 4t + 3 are the slab's 16 bytes t * 128 + thread: 8 float4 stores, a
+// warp's 512 contiguous bytes each (the fewest wavefronts), no swizzle. Rows at or past valid_rows
+// get zeros.
+template <bool kChecked>
+__device__ __forceinline__ void store_dq_slice_fragments_rows(float* tile, const float (&dq)[32], int row0, int warp,
+                                                              int lane, int valid_rows) {
+  const int r = row0 + warp * 16 + lane / 4;
+  const uint32_t addr = smem_u32(tile + (row0 / kDqSlabRows) * kDqSlabFloats) + (warp * 32 + lane) * 16;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const bool keep0 = !kChecked || r < valid_rows, keep1 = !kChecked || r + 8 < valid_rows;
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr + t * 2048), "f"(keep0 ? dq[4 * t] : 0.f),
+                 "f"(keep0 ? dq[4 * t + 1] : 0.f), "f"(keep1 ? dq[4 * t + 2] : 0.f), "f"(keep1 ? dq[4 * t + 3] : 0.f)
+                 : "memory");
+  }
+}
+
 // Rows checked against valid_rows only in a block that reaches past them (the sequence's last): a
 // warp-uniform branch, so the blocks inside the sequence store without a compare and a select per
 // element (at d128 they were 20 ISETP + 20 LOP3 + 40 FSEL a step beside the 40 stores, ncu SASS).
-template <int kBlockM, int kCols = 64>
+template <int kBlockM, int kCols = 64, bool kFragments = false>
 __device__ __forceinline__ void store_dq_slice(float* tile, const float (&dq)[kCols / 2], int row0, int col0, int warp,
                                                int lane, int valid_rows) {
-  if (valid_rows >= kBlockM) {
+  if constexpr (kFragments) {
+    static_assert(kCols == kDqSlabCols, "a fragment-order slice is a whole slab");
+    if (valid_rows >= kBlockM) {
+      store_dq_slice_fragments_rows<false>(tile, dq, row0, warp, lane, valid_rows);
+    } else {
+      store_dq_slice_fragments_rows<true>(tile, dq, row0, warp, lane, valid_rows);
+    }
+  } else if (valid_rows >= kBlockM) {
     store_dq_slice_rows<kBlockM, kCols, false>(tile, dq, row0, col0, warp, lane, valid_rows);
   } else {
     store_dq_slice_rows<kBlockM, kCols, true>(tile, dq, row0, col0, warp, lane, valid_rows);
@@ -181,11 +221,14 @@ __device__ __forceinline__ void store_dq_slice_transposed(float* tile, const flo
 // head and block, `slice(j)` slice j's columns and rows; deterministic mode also calls
 // `waits(i)`: how many key blocks add to that block before this CTA (the semaphore value to wait
 // for), and `semaphore(head, row_block)`.
-template <int kBlockM, int kHeadDim, bool kDeterministic, class Block, class Slice, class Waits, class Semaphore>
+// Fragment order: `first_slab(head)` is that query head's first slab in dq_accum (the sequence's).
+template <int kBlockM, int kHeadDim, bool kDeterministic, class Block, class Slice, class Waits, class Semaphore,
+          class FirstSlab>
 __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const float* tile, int steps, int lane, int head_dim,
                                               int seqlen_q, int row0_q, int batch_coord, Block block, Slice slice,
-                                              Waits waits, Semaphore semaphore) {
+                                              Waits waits, Semaphore semaphore, FirstSlab first_slab) {
   constexpr int kMaxBoxes = 4;  // a slice is at most 128 columns
+  constexpr bool kFragments = bwd_dq_fragments(kHeadDim, kDeterministic);
   // A head dim below kHeadDim: the boxes past it hold zeros (Q, dO and K are zero-filled there)
   // that the convert kernel never reads, so they are not added -- at 192 on the 256 kernel that is
   // a quarter of the dQ traffic into L2, which bounds the head-dim-256 backward.
@@ -216,12 +259,21 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
       named_barrier_sync(dq_full_barrier(j), kDqBarrierThreads);
       if (lane == 0) {
         const DqSlice sl = slice(j);
+        if constexpr (kFragments) {
+          // The slab, unless wholly past the sequence (its rows would be the next slab's).
+          const int row = m * kBlockM + sl.row0;
+          if (row < seqlen_q) {
+            bulk_reduce_add_f32(first_slab(head) + static_cast<int64_t>(row / kDqSlabRows) * kDqSlabFloats,
+                                tile + (sl.row0 / kDqSlabRows) * kDqSlabFloats, kDqSlabFloats * 4);
+          }
+        } else {
 #pragma unroll
-        for (int x = 0; x < kMaxBoxes; ++x) {
-          const int b = sl.box_first + x;
-          if (x < sl.boxes && b < boxes) {
-            tma_reduce_add_4d(map, tile + b * kBlockM * 32 + sl.row0 * 32, b * 32, row0_q + m * kBlockM + sl.row0, head,
-                              batch_coord);
+          for (int x = 0; x < kMaxBoxes; ++x) {
+            const int b = sl.box_first + x;
+            if (x < sl.boxes && b < boxes) {
+              tma_reduce_add_4d(map, tile + b * kBlockM * 32 + sl.row0 * 32, b * 32, row0_q + m * kBlockM + sl.row0,
+                                head, batch_coord);
+            }
           }
         }
         tma_store_commit();

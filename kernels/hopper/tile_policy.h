@@ -370,6 +370,15 @@ constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
 // step later), so not there. 96 and 128 keep the barrier (the 80-row tile has one dS buffer).
 constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) { return head_dim == 64 && !deterministic; }
 
+// dq_accum in fragment order (kernels/common/dq_accum_layout.h) at head dim 64, whose consumers'
+// slices are whole 64 x 64 slabs (128-row blocks split by rows). Measured on an H200 (kernel-only
+// backward, alternating processes, two calls, docs/results/2026-11-29-h200-session43.md): the
+// default backward +0.6..+4.1% on every d64 row; deterministic 0.972-1.003 (S16384 causal -1.9 /
+// -2.8%: its writer waits for each reduce to complete before it bumps the semaphores), so not
+// there. The other tiles keep row order: their slices are column halves (128), 64 + 32 columns
+// (96), transposed (the 80-row tile) or wider than 64 (the shared-keys tiles).
+constexpr bool bwd_dq_fragments(int head_dim, bool deterministic) { return head_dim == 64 && !deterministic; }
+
 // The split-keys kernel computes dQ transposed when its query block is not a multiple of the
 // wgmma M (64): bwd_tile_policy's 80-row tile.
 constexpr bool bwd_dq_transposed(const BwdTilePolicy& t) { return !t.shared_keys && t.block_m % 64 != 0; }

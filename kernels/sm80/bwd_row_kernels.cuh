@@ -29,6 +29,8 @@ struct RowOfStats {
   int64_t r;
   int b, h, i;
   bool valid;
+  __device__ __forceinline__ RowOfStats(int64_t r_, int b_, int h_, int i_, bool valid_)
+      : r(r_), b(b_), h(h_), i(i_), valid(valid_) {}
   __device__ __forceinline__ RowOfStats(const BwdParams& p, int64_t r_) : r(r_) {
     if (p.cu_seqlens_q != nullptr) {
       b = 0;  // packed: batch strides are 0, rows are absolute
@@ -95,14 +97,14 @@ __device__ __forceinline__ void load8(float (&f)[8], const Element* src) {
 // zero_cols: the columns the launcher's main kernel adds to (a multiple of 8, <= kHeadDim) -- the
 // sm90a wgmma kernels' 32-column boxes up to head_dim, the mma.sync kernel's whole rows. The
 // others are never added to nor read into dQ, so they are not written.
-template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(kRowKernelThreads) bwd_preprocess_kernel(const BwdParams p, int zero_cols) {
+// One row's work (its lane group, every lane of which calls it), also for the fragment order's
+// preprocess (kernels/hopper/bwd_dq_fragments.cuh), which zeroes dq_accum itself (zero_cols 0).
+template <class Traits, int kHeadDim>
+__device__ __forceinline__ void preprocess_row(const BwdParams& p, const RowOfStats& row, int zero_cols) {
   using Element = typename Traits::Element;
   constexpr int kLanes = row_lanes(kHeadDim);
   static_assert(kHeadDim <= 8 * kLanes && kHeadDim <= 256 && kHeadDim % 8 == 0, "one 16-byte vector of a row per lane");
-  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * (kRowKernelThreads / kLanes) + threadIdx.x / kLanes);
   const int64_t r = row.r;
-  if (!row.valid) return;  // the whole lane group: they share the row
   const int c = threadIdx.x % kLanes * 8;
   const int i = row.i, h = row.h, b = row.b;
   const int64_t o_off = b * p.o_batch_stride + i * p.o_row_stride + h * p.o_head_stride + c;
@@ -142,18 +144,19 @@ __global__ void __launch_bounds__(kRowKernelThreads) bwd_preprocess_kernel(const
   }
 }
 
-// ---- 3. convert: dQ = dq_accum * scale, one row per lane group ------------------------------
 template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(kRowKernelThreads) bwd_convert_dq_kernel(const BwdParams p) {
-  using Element = typename Traits::Element;
+__global__ void __launch_bounds__(kRowKernelThreads) bwd_preprocess_kernel(const BwdParams p, int zero_cols) {
   constexpr int kLanes = row_lanes(kHeadDim);
-  static_assert(kHeadDim <= 8 * kLanes && kHeadDim <= 256 && kHeadDim % 8 == 0, "one 16-byte vector of a row per lane");
   const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * (kRowKernelThreads / kLanes) + threadIdx.x / kLanes);
-  const int c = threadIdx.x % kLanes * 8;
-  // dQ has the call's head_dim columns; dq_accum's others are not dQ's.
-  if (!row.valid || c >= p.head_dim) return;
-  const float4* accum = reinterpret_cast<const float4*>(p.dq_accum + row.r * kHeadDim + c);
-  const float4 a0 = accum[0], a1 = accum[1];
+  if (!row.valid) return;  // the whole lane group: they share the row
+  preprocess_row<Traits, kHeadDim>(p, row, zero_cols);
+}
+
+// ---- 3. convert: dQ = dq_accum * scale, one row per lane group ------------------------------
+// dQ's 8 columns c .. c + 7 of a row from their fp32 accumulators, times the softmax scale.
+template <class Traits>
+__device__ __forceinline__ void store_dq_row(const BwdParams& p, const RowOfStats& row, int c, float4 a0, float4 a1) {
+  using Element = typename Traits::Element;
   const float s = p.softmax_scale;
   uint4 packed;
   packed.x = Traits::pack2(a0.x * s, a0.y * s);
@@ -162,6 +165,18 @@ __global__ void __launch_bounds__(kRowKernelThreads) bwd_convert_dq_kernel(const
   packed.w = Traits::pack2(a1.z * s, a1.w * s);
   *reinterpret_cast<uint4*>(static_cast<Element*>(p.dq) + row.b * p.dq_batch_stride + row.i * p.dq_row_stride +
                             row.h * p.dq_head_stride + c) = packed;
+}
+
+template <Arch kArch, class Traits, int kHeadDim>
+__global__ void __launch_bounds__(kRowKernelThreads) bwd_convert_dq_kernel(const BwdParams p) {
+  constexpr int kLanes = row_lanes(kHeadDim);
+  static_assert(kHeadDim <= 8 * kLanes && kHeadDim <= 256 && kHeadDim % 8 == 0, "one 16-byte vector of a row per lane");
+  const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * (kRowKernelThreads / kLanes) + threadIdx.x / kLanes);
+  const int c = threadIdx.x % kLanes * 8;
+  // dQ has the call's head_dim columns; dq_accum's others are not dQ's.
+  if (!row.valid || c >= p.head_dim) return;
+  const float4* accum = reinterpret_cast<const float4*>(p.dq_accum + row.r * kHeadDim + c);
+  store_dq_row<Traits>(p, row, c, accum[0], accum[1]);
 }
 
 // ---- 4. the sink's gradient on the mma.sync backward --------------------------------------
