@@ -43,12 +43,19 @@ FLASHCORE_DQ_LAYOUT_FN int64_t dq_slabs_per_head_packed(int total_q, int batch) 
   return (static_cast<int64_t>(total_q) + static_cast<int64_t>(kDqSlabRows) * batch) / kDqSlabRows + 1;
 }
 
+// Packed varlen: sequence b's first slab within its head's (its first row row0_q = cu_seqlens_q[b]).
+FLASHCORE_DQ_LAYOUT_FN int64_t dq_seq_first_slab_packed(int row0_q, int b) {
+  return (static_cast<int64_t>(row0_q) + static_cast<int64_t>(kDqSlabRows) * b) / kDqSlabRows;
+}
+
+// Dense: slabs per (batch entry, head).
+FLASHCORE_DQ_LAYOUT_FN int dq_slabs_per_seq_dense(int seqlen_q) { return (seqlen_q + kDqSlabRows - 1) / kDqSlabRows; }
+
 // The first slab of (batch entry b, head h): rows i of b are in slab + i / 64.
 FLASHCORE_DQ_LAYOUT_FN int64_t dq_first_slab(bool packed, int total_q, int seqlen_q, int heads, int batch, int b,
                                              int h, int row0_q) {
-  return packed ? h * dq_slabs_per_head_packed(total_q, batch) +
-                      (static_cast<int64_t>(row0_q) + static_cast<int64_t>(kDqSlabRows) * b) / kDqSlabRows
-                : (static_cast<int64_t>(b) * heads + h) * ((seqlen_q + kDqSlabRows - 1) / kDqSlabRows);
+  return packed ? h * dq_slabs_per_head_packed(total_q, batch) + dq_seq_first_slab_packed(row0_q, b)
+                : (static_cast<int64_t>(b) * heads + h) * dq_slabs_per_seq_dense(seqlen_q);
 }
 
 // Float offset of element (row ri, column c) inside its slab; columns c and c + 1 (c even) are adjacent.
@@ -60,7 +67,7 @@ FLASHCORE_DQ_LAYOUT_FN int dq_slab_offset(int ri, int c) {
 // Floats of dq_accum in fragment order.
 FLASHCORE_DQ_LAYOUT_FN int64_t dq_fragment_floats(bool packed, int total_q, int seqlen_q, int heads, int batch) {
   const int64_t slabs = packed ? heads * dq_slabs_per_head_packed(total_q, batch)
-                               : static_cast<int64_t>(batch) * heads * ((seqlen_q + kDqSlabRows - 1) / kDqSlabRows);
+                               : static_cast<int64_t>(batch) * heads * dq_slabs_per_seq_dense(seqlen_q);
   return slabs * kDqSlabFloats;
 }
 

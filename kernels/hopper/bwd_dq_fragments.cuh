@@ -56,7 +56,7 @@ __device__ __forceinline__ HalfSlab half_slab_of_block(const BwdParams& p) {
     int lo = 0, hi = p.batch - 1;
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (dq_first_slab(true, p.total_q, 0, p.heads, p.batch, mid, 0, __ldg(p.cu_seqlens_q + mid)) <= s) {
+      if (dq_seq_first_slab_packed(__ldg(p.cu_seqlens_q + mid), mid) <= s) {
         lo = mid;
       } else {
         hi = mid - 1;
@@ -65,9 +65,9 @@ __device__ __forceinline__ HalfSlab half_slab_of_block(const BwdParams& p) {
     u.b = lo;
     u.row0_q = __ldg(p.cu_seqlens_q + lo);
     seqlen = __ldg(p.cu_seqlens_q + lo + 1) - u.row0_q;
-    slab_in_seq = static_cast<int>(s - dq_first_slab(true, p.total_q, 0, p.heads, p.batch, lo, 0, u.row0_q));
+    slab_in_seq = static_cast<int>(s - dq_seq_first_slab_packed(u.row0_q, lo));
   } else {
-    const int per_seq = (p.seqlen_q + kDqSlabRows - 1) / kDqSlabRows;
+    const int per_seq = dq_slabs_per_seq_dense(p.seqlen_q);
     const int64_t bh = slab / per_seq;
     u.b = static_cast<int>(bh / p.heads);
     u.h = static_cast<int>(bh % p.heads);

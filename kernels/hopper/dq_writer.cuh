@@ -135,14 +135,20 @@ __device__ __forceinline__ void store_dq_slice_rows(float* tile, const float (&d
 // thread's elements 4t .. 4t + 3 are the slab's 16 bytes t * 128 + thread: 8 float4 stores, a
 // warp's 512 contiguous bytes each (the fewest wavefronts), no swizzle. Rows at or past valid_rows
 // get zeros.
+// The tile's slab holding a slice's rows from row0 (the consumers store it, the writer adds it).
+template <class Float>
+__device__ __forceinline__ Float* dq_tile_slab(Float* tile, int row0) {
+  return tile + (row0 / kDqSlabRows) * kDqSlabFloats;
+}
+
 template <bool kChecked>
 __device__ __forceinline__ void store_dq_slice_fragments_rows(float* tile, const float (&dq)[32], int row0, int warp,
                                                               int lane, int valid_rows) {
   const int r = row0 + warp * 16 + lane / 4;
-  const uint32_t addr = smem_u32(tile + (row0 / kDqSlabRows) * kDqSlabFloats) + (warp * 32 + lane) * 16;
+  const bool keep0 = !kChecked || r < valid_rows, keep1 = !kChecked || r + 8 < valid_rows;  // rows r, r + 8
+  const uint32_t addr = smem_u32(dq_tile_slab(tile, row0)) + (warp * 32 + lane) * 16;
 #pragma unroll
   for (int t = 0; t < 8; ++t) {
-    const bool keep0 = !kChecked || r < valid_rows, keep1 = !kChecked || r + 8 < valid_rows;
     asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr + t * 2048), "f"(keep0 ? dq[4 * t] : 0.f),
                  "f"(keep0 ? dq[4 * t + 1] : 0.f), "f"(keep1 ? dq[4 * t + 2] : 0.f), "f"(keep1 ? dq[4 * t + 3] : 0.f)
                  : "memory");
@@ -264,7 +270,7 @@ __device__ __forceinline__ void run_dq_writer(const CUtensorMap* map, const floa
           const int row = m * kBlockM + sl.row0;
           if (row < seqlen_q) {
             bulk_reduce_add_f32(first_slab(head) + static_cast<int64_t>(row / kDqSlabRows) * kDqSlabFloats,
-                                tile + (sl.row0 / kDqSlabRows) * kDqSlabFloats, kDqSlabFloats * 4);
+                                dq_tile_slab(tile, sl.row0), kDqSlabFloats * 4);
           }
         } else {
 #pragma unroll

@@ -73,8 +73,7 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     widest = max(head_dim, head_dim_v)  # the instantiation of the wider of q's and v's head dims
     # Flat: rows of lse's layout, or the sm90a 64 kernel's fragment-order slabs where larger (_C.dq_accum_floats).
     kernel_head_dim = _core._C.kernel_head_dim(arch, dtype_name, widest, f.masked, True) or widest
-    total_q = lse_shape[1] if f.varlen else 0
-    n_accum = _core._C.dq_accum_floats(kernel_head_dim, f.varlen, total_q, f.seqlen_q, heads, f.batch)
+    n_accum = _core._C.dq_accum_floats(kernel_head_dim, f.varlen, f.total_q, f.seqlen_q, heads, f.batch)
     dq_accum = torch.empty((n_accum,), dtype=torch.float32, device=q.device)
     if deterministic:
         n_sem = f.batch * heads * -(-f.seqlen_q // _core._C.bwd_block_m)
