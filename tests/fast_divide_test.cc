@@ -1,4 +1,5 @@
-// Host test of kernels/common/fast_divide.h, no GPU: FastDivide(d).quotient(n) == n / d for every
+// Host test of kernels/common/fast_divide.h, no GPU: FastDivide::above_all() gives 0 for every
+// dividend; FastDivide(d).quotient(n) == n / d for every
 // divisor 1..4096 with every dividend 0..2^17, divisors up to 2^31 - 1 (powers of two, their
 // neighbours, primes), and dividends at the edges (0, d - 1, d, d + 1, 2^31 - 1) and spread over
 // [0, 2^31) by a fixed-seed generator.
@@ -22,6 +23,14 @@ void check(int d, int n) {
 }  // namespace
 
 int main() {
+  const flashcore::FastDivide above = flashcore::FastDivide::above_all();
+  const int dividends[] = {0, 1, 2, 65535, 1 << 30, 2147483646, 2147483647};
+  for (int n : dividends) {
+    if (above.quotient(n) != 0) {
+      ++failures;
+      std::printf("FAIL above_all: %d gave %d\n", n, above.quotient(n));
+    }
+  }
   for (int d = 1; d <= 4096; ++d) {
     const flashcore::FastDivide f(d);
     for (int n = 0; n <= (1 << 17); ++n) {

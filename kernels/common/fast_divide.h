@@ -25,6 +25,17 @@ struct FastDivide {
     mul = static_cast<uint32_t>(((uint64_t{1} << 32) * ((uint64_t{1} << shift) - d)) / d + 1);
   }
 
+  // A divisor above every dividend (0 <= n < 2^31): every quotient is 0. Set without the 64-bit
+  // divide of the constructor, which on the device is a called routine of ~100 instructions on a
+  // CTA's critical path (the sm90a backward's CTAs divide their steps by their query blocks only
+  // when a k/v head has several query heads: bwd_cta.cuh).
+  FLASHCORE_DIVIDE_FN static FastDivide above_all() {
+    FastDivide f;
+    f.mul = 1;
+    f.shift = 31;
+    return f;
+  }
+
   // n / d for 0 <= n < 2^31 (umulhi(n, mul) <= n, so the sum fits 32 bits).
   FLASHCORE_DIVIDE_FN int quotient(int n) const {
 #if defined(__CUDA_ARCH__)

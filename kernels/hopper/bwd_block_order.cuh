@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/fast_divide.h"
+
 // Host-compilable too, so tests/bwd_block_order_test.cc checks the mapping without a GPU.
 #if defined(__CUDACC__)
 #define FLASHCORE_ORDER_FN __host__ __device__ __forceinline__
@@ -23,17 +25,45 @@ namespace hopper {
 // from its diagonal on), so wider chunks start the heaviest blocks of more groups first and leave
 // light ones for the end; narrower chunks keep fewer groups' Q and dO live in L2 at a time.
 // reverse: n counted from the last block (deterministic causal, see the dQ writer).
+// A group g is (batch g / heads_kv, k/v head g % heads_kv: by_heads_kv), whose heads_per_kv query
+// heads the CTA walks. Every division here is by a FastDivide set on the host (make_bwd_block_order): the
+// hardware has no integer divide, and the dependent chain of four run-time divisions and a 64-bit
+// one took ~1,700 clocks at the start of every CTA, before its first load was issued (clock64
+// stamps, H200, docs/results/2026-11-29-h200-session44.md).
 struct BwdBlockOrder {
   int n_blocks, groups, chunk_groups;
+  int heads_per_kv;  // query heads per k/v head (GQA group size)
+  FastDivide by_chunk_span;   // chunk_groups * n_blocks: launch indices per chunk
+  FastDivide by_chunk;        // chunk_groups
+  FastDivide by_last_chunk;   // the last chunk's width (groups % chunk_groups, or chunk_groups)
+  FastDivide by_heads_kv;
+
   FLASHCORE_ORDER_FN void block_of(int index, bool reverse, int& n, int& g) const {
-    const int first = index / (chunk_groups * n_blocks) * chunk_groups;
-    const int width = chunk_groups < groups - first ? chunk_groups : groups - first;
+    const int first = by_chunk_span.quotient(index) * chunk_groups;
+    const bool last = groups - first < chunk_groups;
+    const int width = last ? groups - first : chunk_groups;
     const int r = index - first * n_blocks;
-    n = r / width;
-    g = first + r % width;
+    n = (last ? by_last_chunk : by_chunk).quotient(r);
+    g = first + r - n * width;
     if (reverse) n = n_blocks - 1 - n;
   }
 };
+
+// The order of n_blocks key blocks x `groups` (batch, k/v head) pairs, chunk_groups at a time.
+inline BwdBlockOrder make_bwd_block_order(int n_blocks, int groups, int chunk_groups, int heads_kv, int heads) {
+  BwdBlockOrder o;
+  o.n_blocks = n_blocks;
+  o.groups = groups;
+  o.chunk_groups = chunk_groups < 1 ? 1 : chunk_groups;
+  o.heads_per_kv = heads_kv > 0 ? heads / heads_kv : 1;
+  const int64_t span = static_cast<int64_t>(o.chunk_groups) * (n_blocks > 0 ? n_blocks : 1);
+  o.by_chunk_span = FastDivide(span < 0x7fffffff ? static_cast<int>(span) : 0x7fffffff);
+  o.by_chunk = FastDivide(o.chunk_groups);
+  const int rest = groups > 0 ? groups % o.chunk_groups : 0;
+  o.by_last_chunk = FastDivide(rest > 0 ? rest : o.chunk_groups);
+  o.by_heads_kv = FastDivide(heads_kv > 0 ? heads_kv : 1);
+  return o;
+}
 
 // Groups per chunk of the launch order (BwdBlockOrder). Causal: as many groups as one wave of key
 // blocks covers (num_sms / n_blocks), so the heaviest blocks of those groups start together and

@@ -49,11 +49,12 @@ struct BwdCta {
   FastDivide by_m_count;
 
   // The CTA of key block n_block and (batch, k/v head) group group_index (BwdBlockOrder).
-  __device__ __forceinline__ BwdCta(const BwdParams& p, int n_block_, int group_index, int block_m, int block_n)
+  __device__ __forceinline__ BwdCta(const BwdParams& p, const BwdBlockOrder& order, int n_block_, int group_index,
+                                    int block_m, int block_n)
       : n_block(n_block_),
-        head_kv(group_index % p.heads_kv),
-        batch(group_index / p.heads_kv),
-        group(p.heads / p.heads_kv),
+        head_kv(group_index - order.by_heads_kv.quotient(group_index) * p.heads_kv),
+        batch(order.by_heads_kv.quotient(group_index)),
+        group(order.heads_per_kv),
         n0(n_block_ * block_n),
         varlen(p.cu_seqlens_q != nullptr),
         tma_batch(varlen ? 0 : batch),
@@ -64,7 +65,8 @@ struct BwdCta {
     if (n0 < seq.seqlen_k) mask.query_blocks(n0, block_n, block_m, m_begin, m_end);
     m_count = max(m_end - m_begin, 0);
     steps = m_count * group;
-    by_m_count = FastDivide(max(m_count, 1));
+    // One query head per k/v head: steps never reach m_count, so no divide is needed.
+    by_m_count = group > 1 ? FastDivide(max(m_count, 1)) : FastDivide::above_all();
   }
 
   // This CTA's work in the launch order. Deterministic causal runs the key blocks in reverse
@@ -73,7 +75,7 @@ struct BwdCta {
                                                          int block_m, int block_n) {
     int n, g;
     order.block_of(blockIdx.x, reverse, n, g);
-    return BwdCta(p, n, g, block_m, block_n);
+    return BwdCta(p, order, n, g, block_m, block_n);
   }
 
   // Step i's query head (GQA: the CTA walks every query head of its k/v head's group) and block.

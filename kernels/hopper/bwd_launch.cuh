@@ -124,8 +124,10 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // Q and dO of one group: its query heads' rows, kHeadDim wide (the tiles the TMA brings in).
   const int64_t group_qdo_bytes =
       static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
-  order.chunk_groups =
-      bwd_chunk_groups(kCausal, kDeterministic, order.n_blocks, order.groups, sm_count, group_qdo_bytes);
+  order = make_bwd_block_order(
+      order.n_blocks, order.groups,
+      bwd_chunk_groups(kCausal, kDeterministic, order.n_blocks, order.groups, sm_count, group_qdo_bytes), p.heads_kv,
+      p.heads);
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;

@@ -349,8 +349,10 @@ def max_abs_err(out, ref):
 
 def profile_kernels(backend, fn, calls=PROFILE_CALLS):
     """Runs fn `calls` times under torch.profiler. Returns (names of the CUDA kernels, memsets and
-    memcpys it launches, their summed GPU duration per call in ms). That duration excludes launch
-    overhead and L2 flushing, so it is a cross-check of do_bench for small shapes, not a result."""
+    memcpys it launches, their summed GPU duration per call in ms, {name: GPU microseconds per
+    call}). The durations exclude launch overhead and L2 flushing, so they are a cross-check of
+    do_bench for small shapes and a breakdown of a call by kernel (e.g. a backward's preprocess,
+    main and convert kernels beside another backend's), not a result."""
     import torch
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
@@ -363,5 +365,7 @@ def profile_kernels(backend, fn, calls=PROFILE_CALLS):
                     fn()
             torch.cuda.synchronize()
     events = [e for e in prof.events() if e.device_type == DeviceType.CUDA]
-    gpu_us = sum(e.time_range.elapsed_us() for e in events)
-    return sorted({e.name for e in events}), gpu_us / 1e3 / calls
+    per_kernel = {}
+    for e in events:
+        per_kernel[e.name] = per_kernel.get(e.name, 0.0) + e.time_range.elapsed_us() / calls
+    return sorted(per_kernel), sum(per_kernel.values()) / 1e3, per_kernel

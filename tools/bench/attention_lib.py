@@ -16,7 +16,8 @@ need them, so the CPU unit test (attention_lib_test.py) imports all of this with
 Per row and backend: a checked call (its max abs error against the reference; every backend is
 judged, flashcore's decides the exit code), the kernels it launches (torch.profiler, once; any copy
 kernel is reported: JSON "copy_kernels", table note "copy!"; their summed time "profiled_gpu_ms"
-shows how much of a small-shape gap is host-side), then the three timings of attention_timing.
+shows how much of a small-shape gap is host-side, and "kernel_us" each kernel's share of a call),
+then the three timings of attention_timing.
 Ratios: fc/cudnn, fc/FA2 (torch's flash backend) and fc/FA4 of the kernel-only TFLOP/s (higher is
 better for flashcore), and host fc/... of the per-call times (lower is better for flashcore).
 fa4 is used when `from flash_attn.cute import flash_attn_func` works; otherwise the run says so
@@ -125,7 +126,7 @@ def _run_backend(rec, backend, inp, shape, ref, config):
         return  # a forced (test-only) kernel library: correctness only, never timed
     if config.profile_kernels:
         try:
-            entry["kernels"], entry["profiled_gpu_ms"] = profile_kernels(backend, fn)
+            entry["kernels"], entry["profiled_gpu_ms"], entry["kernel_us"] = profile_kernels(backend, fn)
             entry["profiled_tflops"] = tflops(rec["flops"], entry["profiled_gpu_ms"])
             entry["copy_kernels"] = copy_kernel_names(entry["kernels"])
         except Exception as e:  # noqa: BLE001 - the listing is a diagnostic, not a result

@@ -351,8 +351,8 @@ def test_write_json_roundtrip(tmp_path):
     assert r1["max_abs_err"] == "nan" and r1["correct"] is False
     assert r1["backends"]["cudnn"] == {"ms": None, "tflops": None, "error": "RuntimeError: nope",
                                        "max_abs_err": None, "kernels": None, "copy_kernels": None,
-                                       "profiled_gpu_ms": None, "profiled_tflops": None,
-                                       "graph_ms": None, "graph_tflops": None, "host_us": None,
+                                       "profiled_gpu_ms": None, "kernel_us": None,
+                                       "profiled_tflops": None, "graph_ms": None, "graph_tflops": None, "host_us": None,
                                        "host_calls": None, "within_tolerance": None,
                                        "unsupported": None}
     assert r0["kernel_flashcore_over_cudnn"] == pytest.approx(1.25)

@@ -38,7 +38,7 @@ def new_record(shape, backends, tolerance=DEFAULT_TOLERANCE, mode="fwd"):
                correct=None, error=None)
     rec["backends"] = {
         b: {"ms": None, "tflops": None, "error": None, "max_abs_err": None,
-            "kernels": None, "copy_kernels": None, "profiled_gpu_ms": None,
+            "kernels": None, "copy_kernels": None, "profiled_gpu_ms": None, "kernel_us": None,
             "profiled_tflops": None, "graph_ms": None, "graph_tflops": None, "host_us": None,
             "host_calls": None, "within_tolerance": None, "unsupported": None}
         for b in backends}

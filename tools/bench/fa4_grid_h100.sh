@@ -52,8 +52,11 @@ python3 -c "import flashcore, flash_attn.cute as m; print('flashcore', flashcore
 echo "setup done at ${SECONDS} s"
 
 BENCH="python3 $R/_main/tools/bench/attention.py"
-COMMON="--backends=flashcore,fa4,cudnn,flash --warmup_ms=10 --rep_ms=15 --host_calls=0 --noprofile_kernels"
-PAPER="--grid=paper --dtypes=fp16,bf16 --head_dims=64,128 --causal=both --seqlens=1024,2048,4096,8192,16384"
+# PROFILE_KERNELS=1: each backend's kernels once per row under torch.profiler (the JSON's
+# "kernel_us": a call's GPU time per kernel); PAPER_DTYPES / PAPER_SEQLENS / BACKENDS narrow the grid.
+PROFILE_FLAG=--noprofile_kernels; [ "${PROFILE_KERNELS:-0}" = 1 ] && PROFILE_FLAG=--profile_kernels
+COMMON="--backends=${BACKENDS:-flashcore,fa4,cudnn,flash} --warmup_ms=10 --rep_ms=15 --host_calls=0 $PROFILE_FLAG"
+PAPER="--grid=paper --dtypes=${PAPER_DTYPES:-fp16,bf16} --head_dims=64,128 --causal=both --seqlens=${PAPER_SEQLENS:-1024,2048,4096,8192,16384}"
 FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
 D96="--grid=paper --dtypes=fp16,bf16 --head_dims=96 --causal=both --seqlens=1024,2048,4096,8192,16384"
 WIDE="--grid=paper --dtypes=${WIDE_DTYPES:-bf16} --head_dims=96,192,256 --causal=both --seqlens=1024,4096,16384"
