@@ -19,7 +19,6 @@ __global__ void __launch_bounds__(384, 1) probe(long long work, int stores, long
   long long t0 = clock64();
   unsigned sm;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-  extern __shared__ int4 smem[];
   if (threadIdx.x == 0) {
     stamps[3 * blockIdx.x] = t0;
     stamps[3 * blockIdx.x + 1] = sm;
@@ -27,7 +26,9 @@ __global__ void __launch_bounds__(384, 1) probe(long long work, int stores, long
   while (clock64() - t0 < work) {
   }
   if (stores) {
-    int4 v = smem[threadIdx.x];
+    // (Call 6's build read smem[threadIdx.x] here, past the allocation in the 0 KB configuration:
+    // an illegal address, and every figure of that run was garbage. The value is only a source.)
+    int4 v = make_int4(static_cast<int>(t0), static_cast<int>(sm), 0, 0);
     int4* dst = out + static_cast<long long>(blockIdx.x) * 4096;
 #pragma unroll
     for (int i = 0; i < 4096 / 384 + 1; ++i) {
@@ -78,6 +79,6 @@ int main() {
       }
     }
   }
-  printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+  printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   return 0;
 }
