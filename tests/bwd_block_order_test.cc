@@ -22,7 +22,8 @@ void expect(bool ok, const char* what, int a, int b, int c) {
 }
 
 void check_shape(int n_blocks, int groups, int chunk_groups) {
-  const flashcore::hopper::BwdBlockOrder order = flashcore::hopper::make_bwd_block_order(n_blocks, groups, chunk_groups, 1, 1);
+  const flashcore::hopper::BwdBlockOrder order =
+      flashcore::hopper::make_bwd_block_order(n_blocks, groups, chunk_groups, 1, 1);
   for (int reverse = 0; reverse < 2; ++reverse) {
     std::vector<int> seen(static_cast<size_t>(n_blocks) * groups, 0);
     int prev_first_group = 0;

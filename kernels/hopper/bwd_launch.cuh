@@ -112,22 +112,19 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
 
   // One CTA per (key block, k/v head, batch), in a 1-D grid ordered by BwdBlockOrder.
-  BwdBlockOrder order;
-  order.n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
-  const int64_t groups = static_cast<int64_t>(p.heads_kv) * p.batch;
-  const int64_t grid = order.n_blocks * groups;
+  const int n_blocks = (p.seqlen_k + kPolicy.block_n - 1) / kPolicy.block_n;
+  const int64_t grid = static_cast<int64_t>(n_blocks) * p.heads_kv * p.batch;
   if (grid > 0x7fffffff) return cudaErrorInvalidConfiguration;
-  order.groups = static_cast<int>(groups);
+  const int groups = p.heads_kv * p.batch;  // (batch, k/v head) pairs: at most grid
   int sm_count = 0;
   err = multiprocessor_count(&sm_count);
   if (err != cudaSuccess) return err;
   // Q and dO of one group: its query heads' rows, kHeadDim wide (the tiles the TMA brings in).
   const int64_t group_qdo_bytes =
       static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
-  order = make_bwd_block_order(
-      order.n_blocks, order.groups,
-      bwd_chunk_groups(kCausal, kDeterministic, order.n_blocks, order.groups, sm_count, group_qdo_bytes), p.heads_kv,
-      p.heads);
+  const BwdBlockOrder order = make_bwd_block_order(
+      n_blocks, groups, bwd_chunk_groups(kCausal, kDeterministic, n_blocks, groups, sm_count, group_qdo_bytes),
+      p.heads_kv, p.heads);
 
   BwdParams params = p;
   if (!kDeterministic) params.dq_semaphore = nullptr;
