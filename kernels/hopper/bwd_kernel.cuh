@@ -46,8 +46,9 @@
 // dP^T are m64n80, dS goes to one shared buffer as [key block][80 queries][64 keys] by
 // stmatrix.trans, and dQ is computed transposed, dQ^T = K^T dS^T (m64n80, this consumer's 64
 // columns), into the same dQ-writer tile (dq_writer.cuh store_dq_slice_transposed); dK (from dS^T's
-// registers) is issued with dV before the dS barrier and waited for before the dQ^T GEMM; barriers
-// 9 / 10 say a consumer's dQ^T GEMM has read the dS buffer, before the other overwrites its half.
+// registers) is issued alone before the dS barrier and waited for before the dQ^T GEMM, and dV
+// (from P^T's registers) behind dQ^T, so that the dQ^T slice is stored while dV runs (tile_policy.h);
+// barriers 9 / 10 say a consumer's dQ^T GEMM has read the dS buffer, before the other overwrites its half.
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
 // are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
@@ -277,10 +278,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       const int dq_row0 = dq_sl.row0;
       float dq[kDqTransposed ? kBlockM / 2 : kCols / 2];
       if constexpr (kDqTransposed) {
-        // dV and dK done: P^T's and dS^T's fragments are free before dQ^T's accumulators are live.
+        // dK done: dS^T's fragments are free before dQ^T's accumulators are live (P^T's stay, for
+        // dV behind dQ^T).
         wgmma_wait<0>();
-        fence_operands(dv);
-        fence_operands(pf);
         fence_operands(dk);
         fence_operands(dsf);
         wgmma_fence();
@@ -302,8 +302,16 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
       }
       wgmma_commit();
-      if constexpr (kDqTransposed || !kWithDk) {
-        wgmma_wait<0>();  // dQ (^T) is done, and every GEMM before it
+      if constexpr (kDqTransposed) {
+        // dV += P^T dO behind dQ^T: the slice is stored while dV runs on the tensor cores.
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
+        }
+        wgmma_commit();
+        wgmma_wait<1>();  // dQ^T is done; dV runs on
+      } else if constexpr (!kWithDk) {
+        wgmma_wait<0>();  // dQ is done, and every GEMM before it
       } else {
         issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
         wgmma_wait<1>();  // dV and dQ_partial are done; dK runs on
@@ -330,6 +338,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if (kDqLagged && ds_written_buf >= 0) named_barrier_arrive(ds_written_barrier(cwg, ds_written_buf), 2 * 128);
       if constexpr (!kScoresAhead && kWithDk) {
         wgmma_wait<0>();
+        if constexpr (kDqTransposed) {
+          fence_operands(dv);
+          fence_operands(pf);
+        }
         finish_dk(s);
       }
     };
@@ -449,18 +461,20 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // while this warpgroup waits for the other consumer); after the barrier dQ_partial = dS K
       // (it reads both consumers' dS^T rows), then dK += dS^T Q (dS^T from registers), each its
       // own group: dQ's slice is stored for the writer while dK runs on the tensor cores, where
-      // it used to be stored after every GEMM of the block had finished.
+      // it used to be stored after every GEMM of the block had finished. The 80-row tile swaps
+      // the roles of dV and dK (below and dq_slice).
       wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kBlockM / 16; ++kk) {
-        wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
-      }
-      wgmma_commit();
       if constexpr (kDqTransposed) {
-        // The 80-row tile: dK += dS^T Q too (dS^T from registers; it needs only this consumer's
-        // dS^T), so that it runs with dV while the other consumer finishes its dS^T, and is done
-        // before the dQ^T GEMM's accumulators are live and the dQ slice's stores begin.
+        // The 80-row tile: dK += dS^T Q (dS^T from registers; it needs only this consumer's dS^T)
+        // runs while the other consumer finishes its dS^T, and is done before the dQ^T GEMM's
+        // accumulators are live; dV follows dQ^T (dq_slice), so that the slice's stores run beside it.
         issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+      } else {
+#pragma unroll
+        for (int kk = 0; kk < kBlockM / 16; ++kk) {
+          wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
+        }
+        wgmma_commit();
       }
       if constexpr (!kDqLagged) {
         named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written

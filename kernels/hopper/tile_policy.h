@@ -329,7 +329,14 @@ struct BwdTilePolicy {
 // docs/results/2026-11-29-h200-session41.md). dK first, the stores after dQ^T alone: H200,
 // kernel-only bf16 / fp16 in alternating processes, two calls, +1.2..+5.4% on every row but one
 // deterministic S1024 full reading (0.998). The same order at 64 read 0.986-1.012 and at 96
-// 0.947-0.989 (their dK already reads dS^T from registers while the slice is stored). Shared memory: K, V
+// 0.947-0.989 (their dK already reads dS^T from registers while the slice is stored). Since
+// session 45 dK is issued alone before the dS barrier and dV (P^T from registers) behind the dQ^T
+// GEMM, so that the slice's stores (which had run with the tensor pipe idle: both consumers store
+// at once) overlap dV: H200, kernel-only bf16 / fp16 in alternating processes, two calls, d128
+// 0.996-1.042 (every row >= 1.0 in the second call; mean about +1.8%, not the ~12% the stores'
+// clocks promised: the step's post-barrier phase is bound by shared-memory bandwidth, which dV's
+// operand reads and the stores share; docs/results/2026-11-29-h200-session45.md). Registers at
+// dQ^T: dK + dV 128, dQ^T 40, P^T's fragments 20 (no serialization, no spills). Shared memory: K, V
 // 64 KB, 2 stages of Q and dO 80 KB, one dS buffer 20 KB (a second would not fit beside the dQ
 // tile, so a consumer waits for the other's dQ GEMM before overwriting it: bwd_kernel.cuh), the
 // fp32 dQ tile 40 KB, lse / D / sink rows 3.75 KB: 208 KB. Measured on the H100 against 64 rows
