@@ -334,8 +334,9 @@ struct BwdTilePolicy {
 // GEMM, so that the slice's stores (which had run with the tensor pipe idle: both consumers store
 // at once) overlap dV: H200, kernel-only bf16 / fp16 in alternating processes, two calls, d128
 // 0.996-1.042 (every row >= 1.0 in the second call; mean about +1.8%, not the ~12% the stores'
-// clocks promised: the step's post-barrier phase is bound by shared-memory bandwidth, which dV's
-// operand reads and the stores share; docs/results/2026-11-29-h200-session45.md). Registers at
+// clocks promised: dV moved after the barrier too, and the stores now contend with the GEMMs'
+// operand reads -- ncu, d128 full S4096: tensor pipe 68 -> 71% busy, shared-memory wavefronts
+// 68 -> 70% of peak, MIO-throttle stalls 0.53 -> 0.71 per issue; docs/results/2026-11-29-h200-session45.md). Registers at
 // dQ^T: dK + dV 128, dQ^T 40, P^T's fragments 20 (no serialization, no spills). Shared memory: K, V
 // 64 KB, 2 stages of Q and dO 80 KB, one dS buffer 20 KB (a second would not fit beside the dQ
 // tile, so a consumer waits for the other's dQ GEMM before overwriting it: bwd_kernel.cuh), the
