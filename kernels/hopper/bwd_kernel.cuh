@@ -128,6 +128,18 @@ __device__ __forceinline__ void issue_bwd_scores(float (&sacc)[kBlockM / 2], flo
   wgmma_commit();
 }
 
+// dV += P^T dO, P^T from registers (its A fragments, k16 steps over the queries) and dO MN-major
+// from one dO stage, one commit group.
+template <DType kDType, int kHeadDim, int kBlockM, int kSwizzle, class Element>
+__device__ __forceinline__ void issue_bwd_dv(float (&dv)[kHeadDim / 2], const uint32_t (&pf)[kBlockM / 16][4],
+                                             const Element* dout) {
+#pragma unroll
+  for (int kk = 0; kk < kBlockM / 16; ++kk) {
+    wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(dout, kk), 1);
+  }
+  wgmma_commit();
+}
+
 // dK += dS^T Q, dS^T from registers (its A fragments, k16 steps over the queries) and Q MN-major
 // from one Q stage, one commit group.
 template <DType kDType, int kHeadDim, int kBlockM, int kSwizzle, class Element>
@@ -304,11 +316,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_commit();
       if constexpr (kDqTransposed) {
         // dV += P^T dO behind dQ^T: the slice is stored while dV runs on the tensor cores.
-#pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
-        }
-        wgmma_commit();
+        issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
         wgmma_wait<1>();  // dQ^T is done; dV runs on
       } else if constexpr (!kWithDk) {
         wgmma_wait<0>();  // dQ is done, and every GEMM before it
@@ -470,11 +478,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         // accumulators are live; dV follows dQ^T (dq_slice), so that the slice's stores run beside it.
         issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
       } else {
-#pragma unroll
-        for (int kk = 0; kk < kBlockM / 16; ++kk) {
-          wgmma_rs<kHeadDim, kDType>(dv, pf[kk], v_desc<kBlockM, kSwizzle>(smem.dout[s], kk), 1);
-        }
-        wgmma_commit();
+        issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
       }
       if constexpr (!kDqLagged) {
         named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
