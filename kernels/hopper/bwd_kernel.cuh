@@ -34,7 +34,7 @@
 //     int32 semaphore each), waited for by the writer warp;
 //   - head dim 96 issues a step's S^T and dP^T before waiting for the step before's dK
 //     (tile_policy.h bwd_scores_ahead), so the tensor pipe runs from one into the other;
-//   - head dim 64's default backward (tile_policy.h bwd_dq_lagged) issues a step's dQ GEMM for the
+//   - head dim 64's default backward (tile_policy.h bwd_dq_lagged; 128's below) issues a step's dQ GEMM for the
 //     step before, from the other dS^T buffer, after a barrier pair per buffer and direction
 //     (ds_written_barrier / ds_read_barrier) instead of the 256-thread barrier, and starts
 //     consumer 1 half a step behind consumer 0, so that one's P^T / dS^T run beside the other's
@@ -49,6 +49,10 @@
 // registers) is issued alone before the dS barrier and waited for before the dQ^T GEMM, and dV
 // (from P^T's registers) behind dQ^T, so that the dQ^T slice is stored while dV runs (tile_policy.h);
 // barriers 9 / 10 say a consumer's dQ^T GEMM has read the dS buffer, before the other overwrites its half.
+// Its default backward lags dQ^T as head dim 64 lags dQ (tile_policy.h bwd_dq_lagged), on a second
+// dS buffer, with consumer 0 writing the lse / D rows for both (BwdSharedStorage::kSharedStats):
+// a step issues dK, waits for the other consumer's dS of the step before, stores its own dS, then
+// runs the step before's dQ^T with dV behind it.
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
 // are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
@@ -83,7 +87,7 @@
 namespace flashcore {
 namespace hopper {
 
-template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages>
+template <class Element, int kHeadDim, int kBlockM, int kBlockN, int kStages, bool kDqLagged>
 struct BwdSharedStorage {
   // [column blocks][rows][one swizzled row: 64 elements, 32 at head dim 96] tiles, as the TMA box
   // writes them (tile_swizzle_bytes).
@@ -94,15 +98,20 @@ struct BwdSharedStorage {
   // dS^T: [kBlockM / 64 query blocks][kBlockN keys][64 queries], one 128-byte swizzled row per
   // key; double-buffered so that block m + 1's dS^T can be written while the other consumer
   // still reads block m's. The 80-row tile (dQ transposed, tile_policy.h): dS as [kBlockN / 64
-  // key blocks][kBlockM queries][64 keys] (the K-major B of dQ^T = K^T dS^T), one buffer.
-  static constexpr int kDsBuffers = kBlockM % 64 == 0 ? 2 : 1;
+  // key blocks][kBlockM queries][64 keys] (the K-major B of dQ^T = K^T dS^T), one buffer, two with
+  // the lagged dQ (tile_policy.h bwd_dq_lagged).
+  static constexpr int kDsBuffers = kBlockM % 64 == 0 || kDqLagged ? 2 : 1;
+  // The 80-row tile's second dS buffer leaves no room for a copy of the lse / D rows per consumer
+  // (both consumers take the same query block's): with the lagged dQ consumer 0 writes them for both.
+  static constexpr bool kSharedStats = kBlockM % 64 != 0 && kDqLagged;
+  static constexpr int kStatCopies = kSharedStats ? 1 : 2;
   alignas(1024) Element ds[kDsBuffers][kBlockN * kBlockM];
   // fp32 dQ of one query block, both consumers' slices, for the dQ writer (dq_writer.cuh):
   // [kHeadDim / 32 boxes][kBlockM rows][32 floats], 128-byte swizzled. 32 KB at 64 and 128.
   alignas(1024) float dq[kBlockM * kHeadDim];
-  float lse[2][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
-  float dsum[2][2][kBlockM];  // [consumer][buffer]: D
-  float p_sink[2][2][kBlockM];  // [consumer][buffer]: exp(sink - lse), with a sink's gradient to take
+  float lse[kStatCopies][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
+  float dsum[kStatCopies][2][kBlockM];  // [consumer][buffer]: D
+  float p_sink[kStatCopies][2][kBlockM];  // [consumer][buffer]: exp(sink - lse), with a sink's gradient to take
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
   uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)
@@ -160,6 +169,9 @@ __device__ __forceinline__ int ds_written_barrier(int consumer, int buf) {
   return i == 0 ? 2 : 8 + i;
 }
 __device__ __forceinline__ int ds_read_barrier(int consumer, int buf) { return 12 + 2 * consumer + buf; }
+// The 80-row tile's lagged dQ, which has no read barriers: consumer 0 has written the shared lse /
+// D rows of buffer b (12, 13).
+__device__ __forceinline__ int stats_barrier(int buf) { return 12 + buf; }
 
 template <class Traits, int kHeadDim, bool kCausal, bool kDeterministic, bool kSinkGrad, bool kPackedSoftcap>
 __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) * 128, 1)
@@ -191,7 +203,11 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   // kDqLagged (tile_policy.h bwd_dq_lagged): a step's dQ GEMM is the step before's, from the other
   // dS^T buffer, so a consumer waits for the other's dS^T of the step before, not of this step.
   constexpr bool kDqLagged = bwd_dq_lagged(kHeadDim, kDeterministic);
-  static_assert(!(kDqLagged && kDqTransposed), "the lagged dQ reads the double-buffered dS^T");
+  // The 80-row tile's lagged dQ: no "read" barriers (ds_read_barrier); a consumer waits for the
+  // other's dS of the step before (which that consumer publishes after its dQ^T GEMM of two steps
+  // before has read this step's buffer) before writing its own, and consumer 0 writes the shared
+  // lse / D rows for both (Smem::kSharedStats), published to consumer 1 by stats_barrier.
+  constexpr bool kLaggedTransposed = kDqLagged && kDqTransposed;
   static_assert(kDqSplitsRows ? kHeadDim == 64 : (kHeadDim == 128 || kHeadDim == 96),
                 "one dQ slice per consumer, every slice 64 or 32 columns wide");
   static_assert(kBlockM == 64 || kBlockM == 128 || (kBlockM == 80 && kHeadDim == 128),
@@ -200,7 +216,9 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   static_assert(kBlockN % kSinkPartialKeys == 0 && 4 * kPolicy.consumer_wgs <= kSinkPartialSlots, "sink_partial");
   static_assert(kPolicy.consumer_wgs == 2, "named barrier ids 1..4, lse / D rows and the dQ split assume two consumers");
   static_assert(kHeadDim == 64 || kHeadDim == 96 || kHeadDim == 128, "head dim");
-  using Smem = BwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages>;
+  using Smem = BwdSharedStorage<Element, kHeadDim, kBlockM, kBlockN, kStages, kDqLagged>;
+  constexpr bool kSharedStats = Smem::kSharedStats;
+  static_assert(kSharedStats == kLaggedTransposed, "shared lse / D rows where dQ^T lags");
 
   extern __shared__ unsigned char smem_raw[];
   Smem& smem = *reinterpret_cast<Smem*>(align_shared<1024>(smem_raw));
@@ -256,7 +274,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       }
     };
     float stats[kStatSlots];
-    load_stats(0, stats);
+    if (!kSharedStats || cwg == 0) load_stats(0, stats);
     float sink_share = 0.f;  // this thread's share of the sink's gradient for the step's head
     PipelineState<kStages> st;
     // kScoresAhead (tile_policy.h bwd_scores_ahead): a step's S^T and dP^T are issued first, while
@@ -277,9 +295,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // into a 64 x kCols accumulator (transposed at the 80-row tile: 64 columns x kBlockM rows), then
     // to the writer's tile. Head dim 96: a step's slice is columns [0, 64) or [64, 96) (bwd_cta.cuh
     // dq_tile_slice); each width has its own accumulator array -- one array reinterpreted for both
-    // made ptxas inject a wgmma fence (C7519) into the loop. with_dk: dK += dS^T Q of the step in
-    // stage s is issued behind the dQ GEMM (not at the 80-row tile, which issued it with dV), so the
-    // slice is stored while dK runs on the tensor cores.
+    // made ptxas inject a wgmma fence (C7519) into the loop. with_dk: the step's last product GEMM
+    // is issued behind the dQ GEMM -- dK += dS^T Q of the step in stage s (the 80-row tile: dV +=
+    // P^T dO, its dK issued before) -- so that the slice is stored while it runs on the tensor
+    // cores; without (the lagged dQ's last, after the loop) the dQ GEMM alone.
     auto dq_slice = [&](auto cols, int dq_step, int dq_m0, const unsigned char* ds, int s, auto with_dk,
                         int ds_written_buf) {
       constexpr int kCols = decltype(cols)::value;
@@ -314,7 +333,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
         }
       }
       wgmma_commit();
-      if constexpr (kDqTransposed) {
+      if constexpr (kDqTransposed && kWithDk) {
         // dV += P^T dO behind dQ^T: the slice is stored while dV runs on the tensor cores.
         issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
         wgmma_wait<1>();  // dQ^T is done; dV runs on
@@ -329,8 +348,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       fence_operands(dq);
       // This consumer's dQ GEMM has read the dS buffer: with kDqLagged the other consumer writes it
       // again two steps on; at the 80-row tile (one buffer) the other may overwrite its half.
-      if (kDqLagged && dq_step + 2 < steps) named_barrier_arrive(ds_read_barrier(cwg, dq_step & 1), 2 * 128);
-      if (kDqTransposed && dq_step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
+      if (kDqLagged && !kDqTransposed && dq_step + 2 < steps) {
+        named_barrier_arrive(ds_read_barrier(cwg, dq_step & 1), 2 * 128);
+      }
+      if (kDqTransposed && !kDqLagged && dq_step + 1 < steps) named_barrier_arrive(9 + cwg, 2 * 128);
       // dQ slice to the writer's tile (dq_writer.cuh): wide shared stores, no global atomics here.
       named_barrier_sync(dq_empty_barrier(dq_j), kDqBarrierThreads);
       if constexpr (kDqTransposed) {
@@ -384,30 +405,42 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // has passed block m - 1's barrier 3 + cwg since). lse goes to the log2 domain, +inf for
       // rows past seqlen_q or that see no key (-inf), so P = 0 there.
       const int buf = st.count & 1;
+      const int stat_copy = kSharedStats ? 0 : cwg;  // Smem::kSharedStats: consumer 0 writes them for both
+      if (!kSharedStats || cwg == 0) {
 #pragma unroll
-      for (int i = 0; i < kStatSlots; ++i) {
-        const int slot = threadIdx.x % 128 + 128 * i;
-        if (slot < kBlockM) {
-          const float lse_log2 = bwd::lse_log2(stats[i]);
-          smem.lse[cwg][buf][slot] = lse_log2;
-          if constexpr (kSinkGrad) smem.p_sink[cwg][buf][slot] = sink_prob(p, cta, step, lse_log2);
-        } else if (slot < 2 * kBlockM) {
-          smem.dsum[cwg][buf][slot - kBlockM] = stats[i];
+        for (int i = 0; i < kStatSlots; ++i) {
+          const int slot = threadIdx.x % 128 + 128 * i;
+          if (slot < kBlockM) {
+            const float lse_log2 = bwd::lse_log2(stats[i]);
+            smem.lse[stat_copy][buf][slot] = lse_log2;
+            if constexpr (kSinkGrad) smem.p_sink[stat_copy][buf][slot] = sink_prob(p, cta, step, lse_log2);
+          } else if (slot < 2 * kBlockM) {
+            smem.dsum[stat_copy][buf][slot - kBlockM] = stats[i];
+          }
         }
+        if (step + 1 < steps) load_stats(step + 1, stats);
       }
-      if (step + 1 < steps) load_stats(step + 1, stats);
       if constexpr (!kScoresAhead) {
         mbar_wait(&smem.full[s], st.parity());
         issue_bwd_scores<kDType, kHeadDim, kBlockM, kBlockN, kSwizzle>(sacc, dpacc, smem.k, smem.v, smem.q[s],
                                                                        smem.dout[s], cwg);
       }
 
-      named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
+      if constexpr (kSharedStats) {  // consumer 0's rows, for both (consumer 1 is behind: it rarely waits)
+        if (cwg == 0) {
+          named_barrier_sync(3, 128);
+          named_barrier_arrive(stats_barrier(buf), 2 * 128);
+        } else {
+          named_barrier_sync(stats_barrier(buf), 2 * 128);
+        }
+      } else {
+        named_barrier_sync(3 + cwg, 128);  // this warpgroup's lse / D rows are written
+      }
 
       // P^T while dP^T is in flight, then dS^T in dpacc (bwd_scores.cuh): keys kn0 + key_row (+ 8),
       // queries m0 + 8t + 2 (lane % 4) (+ 1).
-      const float* lse_rows = smem.lse[cwg][buf];
-      const float* dsum_rows = smem.dsum[cwg][buf];
+      const float* lse_rows = smem.lse[stat_copy][buf];
+      const float* dsum_rows = smem.dsum[stat_copy][buf];
       wgmma_wait<1>();
       fence_operands(sacc);
       probs_from_scores<Traits, kQTiles, kPackedSoftcap, packed_mask_for(kHeadDim, kCausal)>(
@@ -417,7 +450,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       wgmma_wait<0>();
       fence_operands(dpacc);
       if constexpr (kSinkGrad) {  // the sink's gradient from fp32 P^T and dP^T
-        sink_grad_step<kQTiles>(p, cta, step, sacc, dpacc, smem.p_sink[cwg][buf], sink_share, cwg * 4 + warp, lane);
+        sink_grad_step<kQTiles>(p, cta, step, sacc, dpacc, smem.p_sink[stat_copy][buf], sink_share, cwg * 4 + warp, lane);
       }
       dscores_from_probs<Traits, kQTiles, kPackedSoftcap>(dpacc, sacc, lse_rows, dsum_rows, scale_log2,
                                                           p.softcap, lane);
@@ -435,14 +468,23 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // 8 x 8 matrix (t, h) keys cwg * 64 + 16 warp + 8 h + 0..7, its columns 16-byte chunk t of
       // those rows. stmatrix: matrices j = 0..3 of dsf[u] are (t, h) = (2u + j / 2, j % 2); lane L
       // addresses row L % 8 of matrix L / 8.
-      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[kDqTransposed ? 0 : buf]);
+      unsigned char* ds_tile = reinterpret_cast<unsigned char*>(smem.ds[Smem::kDsBuffers == 1 ? 0 : buf]);
+      if constexpr (kLaggedTransposed) {
+        // dK += dS^T Q first (dS^T from registers, this consumer's alone): it runs while this
+        // consumer waits for the other's dS of the step before, whose publication also says that
+        // the other's dQ^T GEMM of two steps before has read this step's buffer.
+        wgmma_fence();
+        issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        if (step > 0) named_barrier_sync(ds_written_barrier(1 - cwg, buf ^ 1), 2 * 128);
+      }
       if constexpr (kDqTransposed) {
         // dS (not transposed) into this consumer's key block of the single buffer: stmatrix.trans
         // stores matrix (t, h) as its transpose, row = query 8t + lane % 8 (lane L addresses row
         // L % 8 of matrix L / 8), holding keys 16 warp + 8h .. + 7: 16-byte chunk 2 warp + h of
         // the query's 128-byte row. First, the other consumer must be done reading the previous
-        // block's dS in its dQ GEMM (it arrived on barrier 9 + its index after that GEMM).
-        if (step > 0) named_barrier_sync(9 + (1 - cwg), 2 * 128);
+        // block's dS in its dQ GEMM (it arrived on barrier 9 + its index after that GEMM; with the
+        // lagged dQ, above).
+        if (!kDqLagged && step > 0) named_barrier_sync(9 + (1 - cwg), 2 * 128);
         const int j = lane / 8;
         const int chunk = 2 * warp + (j % 2);
 #pragma unroll
@@ -471,21 +513,28 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // own group: dQ's slice is stored for the writer while dK runs on the tensor cores, where
       // it used to be stored after every GEMM of the block had finished. The 80-row tile swaps
       // the roles of dV and dK (below and dq_slice).
-      wgmma_fence();
-      if constexpr (kDqTransposed) {
+      if constexpr (kLaggedTransposed) {
+        // (dK is in flight: issued above.)
+      } else if constexpr (kDqTransposed) {
         // The 80-row tile: dK += dS^T Q (dS^T from registers; it needs only this consumer's dS^T)
         // runs while the other consumer finishes its dS^T, and is done before the dQ^T GEMM's
         // accumulators are live; dV follows dQ^T (dq_slice), so that the slice's stores run beside it.
+        wgmma_fence();
         issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
       } else {
+        wgmma_fence();
         issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
       }
       if constexpr (!kDqLagged) {
         named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
         run_dq(step, m0, ds_tile, s, std::true_type{}, -1);
-      } else if (step == 0) {  // no dQ yet: dK alone
+      } else if (step == 0) {  // no dQ yet: dK alone (the 80-row tile: dV alone, dK being issued)
         wgmma_fence();  // (ptxas put one here itself, C7519, as at the two fences below)
-        issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        if constexpr (kLaggedTransposed) {
+          issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
+        } else {
+          issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        }
         fence_view_async_shared();
         named_barrier_arrive(ds_written_barrier(cwg, buf), 2 * 128);
         if constexpr (!kScoresAhead) {
@@ -495,7 +544,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
           finish_dk(s);
         }
       } else {  // the step before's dQ: the other consumer has written its half of that dS^T
-        named_barrier_sync(ds_written_barrier(1 - cwg, buf ^ 1), 2 * 128);
+        if constexpr (!kLaggedTransposed) named_barrier_sync(ds_written_barrier(1 - cwg, buf ^ 1), 2 * 128);
         wgmma_fence();
         run_dq(step - 1, prev_m0, reinterpret_cast<const unsigned char*>(smem.ds[buf ^ 1]), s, std::true_type{}, buf);
       }

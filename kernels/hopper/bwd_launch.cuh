@@ -49,7 +49,8 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   constexpr int kThreads = (kPolicy.consumer_wgs + 1) * 128;
   using Smem = std::conditional_t<kPolicy.shared_keys,
                                   BwdWideSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>,
-                                  BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages>>;
+                                  BwdSharedStorage<Element, kHeadDim, kPolicy.block_m, kPolicy.block_n, kPolicy.stages,
+                                                   bwd_dq_lagged(kHeadDim, kDeterministic)>>;
   constexpr size_t kSmemBytes = sizeof(Smem) + 1024;  // + the slack align_shared<1024> may skip
   static_assert(kSmemBytes <= kSm90MaxDynamicSmemBytes, "shared storage over sm_90's 227 KB");
   if (!head_dims_run_on(p.head_dim, p.head_dim_v, kHeadDim)) return cudaErrorInvalidValue;

@@ -375,8 +375,19 @@ constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
 // the default backward bf16 / fp16 +0.2..+3.6% on every d64 row (S 1024-16384, causal and not,
 // window, softcap; bf16 from S 4096 +3.0..+3.3% in the second call), the lag alone without the offset -1.3..+2.2% (its step 1% shorter, the consumers still
 // in phase); deterministic -4.6..+1.1% (S1024 -4.5%: a CTA's dQ reaches the semaphore chain one
-// step later), so not there. 96 and 128 keep the barrier (the 80-row tile has one dS buffer).
-constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) { return head_dim == 64 && !deterministic; }
+// step later), so not there. 96 keeps the barrier.
+// Head dim 128's 80-row tile (session 46) lags its dQ^T the same way, on a second dS buffer: it
+// fits only with the lse / D rows shared by the consumers (227 KB exactly), so consumer 0, which is
+// ahead, writes them for both (bwd_kernel.cuh). Each consumer issues dK, then waits for the other's
+// dS of the step before (no read barriers: that publication follows the other's dQ^T of two steps
+// before), stores its dS, and runs the step before's dQ^T with dV behind it. Measured on an H200
+// (kernel-only backward, alternating processes, docs/results/2026-11-29-h200-session46.md): the
+// default d128 backward bf16 +2.2..+5.2% (two rounds), fp16 +2.1..+6.4%, window 4096 / softcap
+// 30 +4.2 / +5.4%; the same change with programmatic launches beside it read +2..+5% in another
+// call. Deterministic d128 is left in phase, as d64 is.
+constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) {
+  return (head_dim == 64 || head_dim == 128) && !deterministic;
+}
 
 // dq_accum in fragment order (kernels/common/dq_accum_layout.h) at head dim 64, whose consumers'
 // slices are whole 64 x 64 slabs (128-row blocks split by rows). Measured on an H200 (kernel-only

@@ -3,7 +3,8 @@ for comparing builds in alternating processes (tools/bench/ab_kernels.sh runs it
 tabulates). Rows: the paper grid (16k tokens, hidden 2048) at --dims x --seqlens, causal and full,
 forward and backward (preprocess + main + dQ convert, through the custom ops), optionally the
 deterministic backward; then issue 13's feature cost rows (window 4096 at S 16k causal, softcap 30
-at S 4k causal; with --sink a learnable sink). Prints: label, pass, dtype, row, ms, TFLOP/s.
+at S 4k causal; with --sink a learnable sink). --eager times eager calls instead (triton.testing.do_bench:
+launches and the grids' overlap at their boundaries included). Prints: label, pass, dtype, row, ms, TFLOP/s.
 Numbers from it go into docs/results/ with the GPU and the builds they compared."""
 import argparse
 import itertools
@@ -24,6 +25,8 @@ ap.add_argument("--det", action="store_true", help="also the deterministic backw
 ap.add_argument("--sink", action="store_true", help="feature rows with and without a learnable sink")
 ap.add_argument("--seqlens", default="1024,4096,16384")
 ap.add_argument("--softcaps", default="0", help="the grid once per softcap (0: none); rows with one say sc<value>")
+ap.add_argument("--eager", action="store_true", help="time eager calls (triton.testing.do_bench) instead of CUDA-graph "
+                "replay; rows' pass names end in _eager")
 ap.add_argument("--groups", default="1", help="query heads per k/v head (GQA), the grid once per group; rows with one > 1 "
                 "say g<group>")
 args = ap.parse_args()
@@ -53,7 +56,8 @@ for (d, dv), sc, grp, s, causal in itertools.product(dims, softcaps, groups, seq
     for name, fn, f in runs:
         if name.split("_")[0] not in passes:
             continue
-        ms = tt.do_bench_cudagraph(fn, rep=args.rep)
+        ms = tt.do_bench(fn, rep=args.rep) if args.eager else tt.do_bench_cudagraph(fn, rep=args.rep)
+        name += "_eager" if args.eager else ""
         dim = (f"d{d}" if d == dv else f"d{d}v{dv}") + (f"sc{sc:g}" if sc else "") + (f"g{grp}" if grp > 1 else "")
         print(f"{args.label} {name} {args.dtype} {dim} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
 
@@ -81,5 +85,6 @@ for d in ([] if args.nofeatures else (64, 128)):
         for name, fn, f in (("fwd", fwd, flops), ("bwd", bwd, 2.5 * flops)):
             if name not in passes:
                 continue
-            ms = tt.do_bench_cudagraph(fn, rep=args.rep)
+            ms = tt.do_bench(fn, rep=args.rep) if args.eager else tt.do_bench_cudagraph(fn, rep=args.rep)
+            name += "_eager" if args.eager else ""
             print(f"{args.label} {name} {args.dtype} d{d} S{s} {tag} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
