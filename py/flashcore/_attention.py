@@ -1,10 +1,11 @@
-"""flashcore.attention: input checks, device/arch selection, the forward custom op and its autograd
-registration (the backward op is flashcore._backward)."""
+"""flashcore.attention: device/arch selection per call, the test-only switches, the forward custom op
+and its autograd registration (the backward op is flashcore._backward; the build's libraries and
+select_arch are in flashcore._arch, the input checks and the kernels' feature tuple in
+flashcore._inputs, both re-exported here)."""
 
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import warnings
@@ -12,7 +13,7 @@ from typing import Optional
 
 import torch
 
-from flashcore._checks import SUPPORTED_HEAD_DIMS, head_dim_error  # every multiple of 8 from 8 to 256
+from flashcore._checks import SUPPORTED_HEAD_DIMS  # every multiple of 8 from 8 to 256
 
 try:
     from flashcore import _C
@@ -23,48 +24,11 @@ except ImportError as e:  # pragma: no cover - the message is the point
         "--config=gpu_target (docs/GPU.md)." % e
     ) from e
 
-_DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
-_GRID_LIMIT = 65535  # batch and heads map to grid.z and grid.y
-
-
-def build_info() -> dict:
-    """What this build holds. From the extension: kernels (arch, dtype, head_dim, causal), CUDA
-    runtime and nvcc versions, host compiler. From an installed wheel (flashcore/_build_info.json,
-    the facts its provenance record lists): name, version, exact source revision, wheel tag,
-    Bazel and its packages, every toolchain archive's sha256, host compiler version, compile
-    flags per kernel library. "from_wheel" says which of the two this is. "head_dims" sums the
-    kernel lists up: {arch: {dtype: {"fwd": [...], "bwd": [...], "decode": [...]}}}, the instantiated
-    head dims per pass (forward and backward: every multiple of 8 up to the largest runs on the
-    smallest one >= it; the KV-cache "decode" kernels take exactly theirs)."""
-    info = dict(_C.build_info())
-    head_dims = {}
-    for pass_, key in (("fwd", "kernels"), ("bwd", "bwd_kernels"), ("decode", "decode_kernels")):
-        for k in info.get(key, ()):
-            dims = head_dims.setdefault(k["arch"], {}).setdefault(k["dtype"], {}).setdefault(pass_, [])
-            if k["head_dim"] not in dims:
-                dims.append(k["head_dim"])
-    for per_dtype in head_dims.values():
-        for passes in per_dtype.values():
-            for dims in passes.values():
-                dims.sort()
-    info["head_dims"] = head_dims
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_build_info.json")
-    info["from_wheel"] = os.path.exists(path)
-    if info["from_wheel"]:
-        with open(path, encoding="utf-8") as f:
-            info.update(json.load(f))
-    return info
-
-
-# The portable library: the mma.sync (sm80) kernels compiled to compute_80 PTX only, which the
-# driver JIT-compiles on first use for any GPU of compute capability >= 8.0 (kernels/defs.bzl
-# PTX_ARCHS). select_arch picks it where this build has no SASS for the GPU (Blackwell and later).
-PTX_ARCH = "sm80_ptx"
-
-
-@functools.cache
-def _compiled_archs() -> frozenset:
-    return frozenset(k["arch"] for k in _C.build_info()["kernels"])
+# After _C: flashcore._arch imports the extension too (a missing one is reported above). Both
+# modules' names are re-exported: flashcore/__init__.py, kvcache.py, _backward.py and the tests
+# reach them through this module.
+from flashcore._arch import PTX_ARCH, _compiled_archs, build_info, select_arch  # noqa: F401
+from flashcore._inputs import _DTYPE_NAMES, _GRID_LIMIT, _PLAIN, _Features, _check_inputs  # noqa: F401
 
 
 _ptx_warned_gpus = set()  # GPU names already warned about (one warning per GPU model and process)
@@ -160,97 +124,6 @@ def _raw_stream(device_index: int) -> int:
     return raw(device_index)
 
 
-def select_arch(capability, compiled_archs=None) -> str:
-    """Kernel library for a device of compute capability (major, minor).
-
-    SASS where this build has it: sm_90a runs only on 9.0, sm_89 on 8.9, sm_80 on every 8.x
-    (8.0/8.6/8.7). Any other capability >= 8.0 (Blackwell 10.x/12.x and later), or one whose SASS
-    library is not compiled, gets the portable PTX library (PTX_ARCH: compute_80 PTX runs on every
-    capability >= 8.0 through the driver's JIT; flashcore warns once per GPU that it is not tuned).
-    Below 8.0 (mma.sync m16n8k16 and cp.async need Ampere) nothing runs.
-    """
-    major, minor = capability
-    compiled = _compiled_archs() if compiled_archs is None else set(compiled_archs)
-    if (major, minor) == (9, 0):
-        sass = "sm90a"
-    elif (major, minor) == (8, 9):
-        sass = "sm89"
-    elif major == 8:
-        sass = "sm80"
-    else:
-        sass = None
-    if sass in compiled:
-        return sass
-    if (major, minor) >= (8, 0) and PTX_ARCH in compiled:
-        return PTX_ARCH
-    raise RuntimeError(
-        "flashcore: this build has no kernels for a GPU of compute capability %d.%d "
-        "(compiled archs: %s; supported GPUs: compute capability 8.0 and newer: SASS for Ampere "
-        "sm80/86/87, Ada sm89 and Hopper sm90, portable PTX (%s) for the rest)"
-        % (major, minor, ", ".join(sorted(compiled)) or "none", PTX_ARCH)
-    )
-
-
-def _check_inputs(q, k, v, causal, softmax_scale) -> float:
-    """Raises a clear error naming the argument for anything the kernels do not accept.
-    Device checks come last so that shape errors are reported the same on every device."""
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        if not isinstance(t, torch.Tensor):
-            raise TypeError("flashcore.attention: %s must be a torch.Tensor, got %s" % (name, type(t).__name__))
-        if t.dim() != 4:
-            raise ValueError(
-                "flashcore.attention: %s must be 4-D (batch, seqlen, heads, head_dim), got shape %s"
-                % (name, tuple(t.shape))
-            )
-        if t.dtype not in _DTYPE_NAMES:
-            raise TypeError(
-                "flashcore.attention: %s must be float16 or bfloat16, got %s" % (name, t.dtype)
-            )
-        if t.numel() == 0:
-            raise ValueError("flashcore.attention: %s is empty (shape %s); every dimension must be >= 1"
-                             % (name, tuple(t.shape)))
-    if not (q.dtype == k.dtype == v.dtype):
-        raise TypeError("flashcore.attention: q, k and v must have one dtype, got q %s, k %s, v %s"
-                        % (q.dtype, k.dtype, v.dtype))
-    batch, seqlen_q, heads, head_dim = q.shape
-    for name, t in (("k", k), ("v", v)):
-        if t.shape[0] != batch:
-            raise ValueError("flashcore.attention: %s has batch %d but q has batch %d" % (name, t.shape[0], batch))
-        if t.shape[2] != heads:
-            raise ValueError("flashcore.attention: %s has %d heads but q has %d" % (name, t.shape[2], heads))
-        if t.shape[3] != head_dim:
-            raise ValueError("flashcore.attention: %s has head_dim %d but q has %d" % (name, t.shape[3], head_dim))
-    if k.shape[1] != v.shape[1]:
-        raise ValueError("flashcore.attention: k and v must have one seqlen, got k %d and v %d"
-                         % (k.shape[1], v.shape[1]))
-    if head_dim not in SUPPORTED_HEAD_DIMS:
-        raise ValueError(head_dim_error("flashcore.attention", head_dim))
-    if batch > _GRID_LIMIT or heads > _GRID_LIMIT:
-        raise ValueError("flashcore.attention: batch and heads must each be <= %d, got batch %d, heads %d"
-                         % (_GRID_LIMIT, batch, heads))
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        if t.stride(-1) != 1:
-            raise ValueError("flashcore.attention: %s must be contiguous in its last (head_dim) dimension, "
-                             "got strides %s; pass %s.contiguous()" % (name, t.stride(), name))
-        if any(s % 8 for s in t.stride()[:3]):
-            raise ValueError("flashcore.attention: %s's batch/seq/head strides %s must be multiples of 8 "
-                             "elements (16-byte rows); pass %s.contiguous()" % (name, t.stride()[:3], name))
-    if not isinstance(causal, bool):
-        raise TypeError("flashcore.attention: causal must be a bool, got %s" % type(causal).__name__)
-    if softmax_scale is None:
-        softmax_scale = 1.0 / math.sqrt(head_dim)
-    if isinstance(softmax_scale, bool) or not isinstance(softmax_scale, (int, float)) \
-            or not math.isfinite(softmax_scale):
-        raise ValueError("flashcore.attention: softmax_scale must be a finite number or None, got %r"
-                         % (softmax_scale,))
-    if not (q.device == k.device == v.device):
-        raise ValueError("flashcore.attention: q, k and v must be on one device, got q on %s, k on %s, v on %s"
-                         % (q.device, k.device, v.device))
-    if q.device.type != "cuda":
-        raise ValueError("flashcore.attention: q, k and v must be CUDA tensors, got tensors on %s" % q.device)
-    return float(softmax_scale)
-
-
 def attention_into(q, k, v, out, lse, causal: bool, softmax_scale: float) -> None:
     """Runs the kernel writing into caller-provided out (batch, seqlen_q, heads, head_dim; q's
     dtype, unit stride on head_dim) and lse (float32, contiguous (batch, heads, seqlen_q)).
@@ -263,54 +136,6 @@ def attention_into(q, k, v, out, lse, causal: bool, softmax_scale: float) -> Non
             or not lse.is_contiguous():
         raise ValueError("flashcore: lse must be a contiguous float32 tensor of shape (batch, heads, seqlen_q)")
     _launch(q, k, v, out, lse, causal, softmax_scale)
-
-
-class _Features:
-    """The run-time features of one call, normalised for the kernels (kernels/flash_fwd_api.h,
-    AttentionFeatures): which instantiation runs (masked or not), the grid's batch and lengths,
-    the kernels' strides for dense or packed tensors, and the tuple _C.fwd/_C.bwd take."""
-
-    __slots__ = ("masked", "batch", "seqlen_q", "seqlen_k", "varlen", "paged", "total_q", "total_k", "as_tuple")
-
-    def __init__(self, q, k, causal, window_left, window_right, softcap, sink, cu_seqlens_q, cu_seqlens_k,
-                 seqused_k, max_seqlen_q, max_seqlen_k, block_table=None):
-        if causal:
-            window_right = 0  # FlashAttention: causal is the window (left, 0)
-        self.masked = bool(causal or window_left >= 0 or window_right >= 0)
-        self.varlen = cu_seqlens_q is not None
-        # A paged KV cache (sm90a forward only): k, v (num_pages, page_size, heads_kv, head_dim);
-        # max_seqlen_k is then the most keys the block table holds (AttentionFeatures::block_table).
-        self.paged = block_table is not None
-        if self.varlen:
-            self.batch = cu_seqlens_q.shape[0] - 1
-            self.seqlen_q, self.seqlen_k = int(max_seqlen_q), int(max_seqlen_k)
-            self.total_q, self.total_k = q.shape[0], 0 if self.paged else k.shape[0]
-        else:
-            self.batch, self.seqlen_q = q.shape[0], q.shape[1]
-            self.seqlen_k = int(max_seqlen_k) if self.paged else k.shape[1]
-            self.total_q = self.total_k = 0
-        self.as_tuple = (k.shape[-2], int(window_left), int(window_right), float(softcap),
-                         0 if sink is None else sink.data_ptr(),
-                         0 if cu_seqlens_q is None else cu_seqlens_q.data_ptr(),
-                         0 if cu_seqlens_k is None else cu_seqlens_k.data_ptr(),
-                         0 if seqused_k is None else seqused_k.data_ptr(), self.total_q, self.total_k)
-        if self.paged:
-            self.as_tuple += (block_table.data_ptr(), block_table.stride(0), k.shape[1], k.shape[0])
-
-    def strides(self, t):
-        """(batch, row, head) element strides: a packed tensor has no batch stride."""
-        return (0, t.stride(0), t.stride(1)) if self.varlen else t.stride()[:3]
-
-    def kv_strides(self, t):
-        """k's / v's strides: a paged cache's batch stride is its page stride."""
-        return t.stride()[:3] if self.paged else self.strides(t)
-
-    def lse_shape(self, heads):
-        return (heads, self.total_q) if self.varlen else (self.batch, heads, self.seqlen_q)
-
-
-_PLAIN = dict(window_left=-1, window_right=-1, softcap=0.0, sink=None, cu_seqlens_q=None, cu_seqlens_k=None,
-              seqused_k=None, max_seqlen_q=0, max_seqlen_k=0, block_table=None)
 
 
 def _launch(q, k, v, out, lse, causal: bool, softmax_scale: float, out_resid=None, **features) -> None:

@@ -91,8 +91,9 @@ class InstalledWheelTest(absltest.TestCase):
         self.assertIn("BSD 3-Clause License", out["license_text"])
         self.assertIn("flashcore-0.1.0.dist-info/licenses/LICENSE", out["files"])
         self.assertEqual(out["python"], "==%s.*" % venv_info.PYTHON_VERSION)
-        for f in ("flashcore/__init__.py", "flashcore/_attention.py", "flashcore/reference.py", "flashcore/api.py",
-                  "flashcore/_checks.py", "flashcore/integrations/transformers.py",
+        for f in ("flashcore/__init__.py", "flashcore/_attention.py", "flashcore/_arch.py", "flashcore/_inputs.py",
+                  "flashcore/reference.py", "flashcore/api.py", "flashcore/_checks.py",
+                  "flashcore/integrations/transformers.py",
                   "flashcore/_C.so", "flashcore/_build_info.json"):
             self.assertIn(f, out["files"])
         # pip verified every file against RECORD on install; the wheel holds nothing else.
