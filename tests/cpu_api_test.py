@@ -325,7 +325,7 @@ def test_fake_impl_gives_shapes_without_a_gpu():
     assert lse.shape == (2, 4, 17) and lse.dtype == torch.float32
 
 
-# --- the eager fast path's gate (the launch itself needs a GPU: gpu_attention_test) ----------
+# --- the eager fast path's gate (the launch itself needs a GPU: gpu_attention_api_test) ------
 
 class _Spy:
     """Stands in for _attention._direct: records that the fast path was tried."""

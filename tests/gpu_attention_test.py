@@ -3,116 +3,24 @@
 Oracle: a float64 reference on fresh random inputs. flashcore's relative error must be at most
 2x the error of torch's math SDPA run in the same dtype on the same inputs. Outputs are
 poisoned (NaN) before every run and every element must be written; NaN never passes.
+The oracle's code is tests/fwd_oracle.py; the API and runtime behaviour around the kernels (the
+direct eager path, autograd, torch.compile, CUDA graphs, compute-sanitizer) is
+tests/gpu_attention_api_test.py.
 """
 
 import os
 import sys
-import textwrap
 
 import pytest
 import torch
-import torch.nn.functional as F
-from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flashcore
 from flashcore import _attention
-from flashcore.reference import attention_reference, causal_mask
-from error_log import ErrorLog
-from sanitizer_check import run_sanitizer
+from flashcore.reference import attention_reference
+from fwd_oracle import (ERRORS, check_against_oracle, fresh_inputs, oracle_case, print_error_summary, record_error,
+                        rel_err, run_poisoned, torch_math_sdpa)
 from gpu_suite_env import check_expected_gpu
 from oracle_constants import DTYPES, SHAPES, UNIT_ROUNDOFF
-
-
-ERRORS = ErrorLog("flashcore_errors.jsonl")
-
-
-def record_error(entry):
-    ERRORS.record(entry)
-
-
-def print_error_summary():
-    """Worst flashcore/torch error ratios of this run (the numbers docs/results quotes)."""
-    rows = ERRORS.rows()
-    if rows is None:
-        return
-    for r in rows:
-        r["ratio"] = r["flashcore"] / max(r["torch_math"], 1e-30)
-    ERRORS.print_worst(
-        rows, "\nflashcore rel. error vs float64 / torch math SDPA (same dtype) rel. error; worst first:",
-        lambda r: "  %-15s d%-3d %-6s b%dh%dq%dk%-5d flashcore %.3e  torch %.3e  ratio %.2f" % (
-            r["dtype"], r["head_dim"], "causal" if r["causal"] else "full", *r["shape"],
-            r["flashcore"], r["torch_math"], r["ratio"]), 8, "cases")
-
-
-def fresh_inputs(batch, heads, seqlen_q, seqlen_k, head_dim, dtype, seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    shape_q = (batch, seqlen_q, heads, head_dim)
-    shape_k = (batch, seqlen_k, heads, head_dim)
-    return tuple(torch.randn(s, generator=g, device="cuda", dtype=torch.float32).to(dtype)
-                 for s in (shape_q, shape_k, shape_k))
-
-
-def run_poisoned(q, k, v, causal, scale):
-    out = torch.full_like(q, float("nan"))
-    lse = torch.full((q.shape[0], q.shape[2], q.shape[1]), float("nan"), device=q.device, dtype=torch.float32)
-    _attention.attention_into(q, k, v, out, lse, causal, scale)
-    torch.cuda.synchronize()
-    return out, lse
-
-
-def torch_math_sdpa(q, k, v, causal, scale):
-    """torch's math SDPA computed in the inputs' dtype (no fp32 upcast inside: torch >= 2.5
-    upcasts by default, which would make it a float32 reference rather than torch's own error in
-    this dtype), bottom-right causal mask as an explicit mask."""
-    mask = causal_mask(q.shape[1], k.shape[1], device=q.device) if causal else None
-    allowed = torch.backends.cuda.fp16_bf16_reduction_math_sdp_allowed()
-    torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(True)
-    try:
-        with sdpa_kernel(SDPBackend.MATH):
-            out = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                                 attn_mask=mask, scale=scale)
-    finally:
-        torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(allowed)
-    return out.transpose(1, 2)
-
-
-def rel_err(x, ref):
-    return ((x.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
-
-
-def check_against_oracle(q, k, v, causal, scale=None):
-    scale_val = scale if scale is not None else q.shape[-1] ** -0.5
-    out, lse = run_poisoned(q, k, v, causal, scale_val)
-    ref_out, ref_lse = attention_reference(q, k, v, causal=causal, softmax_scale=scale_val)
-    assert not torch.isnan(out).any(), "NaN in out (unwritten or computed)"
-    assert not torch.isnan(lse).any(), "NaN in lse (unwritten or computed)"
-    assert torch.isfinite(out).all(), "inf in out"
-
-    seen = ref_lse.isfinite()  # (b, h, sq): rows that see at least one key
-    if (~seen).any():  # causal with seqlen_q > seqlen_k: rows that see no key
-        rows_out = out.transpose(1, 2)[~seen]
-        assert (rows_out == 0).all(), "rows that see no key must be 0"
-        assert (lse[~seen] == float("-inf")).all(), "rows that see no key must have lse -inf"
-    seen_bshd = seen.transpose(1, 2)[..., None].expand_as(out)
-    ours = rel_err(out[seen_bshd], ref_out[seen_bshd])
-    theirs = rel_err(torch_math_sdpa(q, k, v, causal, scale_val)[seen_bshd], ref_out[seen_bshd])
-    bound = 2 * max(theirs, UNIT_ROUNDOFF[q.dtype])
-    assert ours <= bound, "flashcore rel err %.3g > 2x torch math SDPA's %.3g" % (ours, theirs)
-    lse_err = (lse[seen].double() - ref_lse[seen]).abs().max().item() if seen.any() else 0.0
-    assert lse_err <= 1e-3 * max(1.0, ref_lse[seen].abs().max().item()), "lse err %.3g" % lse_err
-    return ours, theirs
-
-
-def oracle_case(shape, causal, head_dim, dtype, arch=None):
-    """One oracle case on fresh random inputs (a new seed each run, recorded with the errors);
-    arch: the forced library's name, or None for this GPU's own."""
-    batch, heads, sq, sk = shape
-    seed = int.from_bytes(os.urandom(4), "little")
-    q, k, v = fresh_inputs(batch, heads, sq, sk, head_dim, dtype, seed)
-    ours, theirs = check_against_oracle(q, k, v, causal)
-    label = str(dtype) if arch is None else "%s %s" % (arch, dtype)
-    record_error(dict(dtype=label, head_dim=head_dim, causal=causal, shape=shape, seed=seed,
-                      flashcore=ours, torch_math=theirs))
 
 
 @pytest.fixture(params=[None, "default"], ids=["tile_by_shape", "default_tile"])
@@ -439,163 +347,6 @@ def test_strided_inputs_and_custom_scale(dtype):
     assert not q.is_contiguous()
     check_against_oracle(q, k, v, causal=True, scale=0.3)
     check_against_oracle(q, k, v, causal=False, scale=-0.7)
-
-
-def test_public_api_returns_lse_and_fills_gpu():
-    q, k, v = fresh_inputs(4, 16, 333, 333, 128, torch.bfloat16, 1234)
-    out, lse = flashcore.attention(q, k, v, causal=True, return_lse=True)
-    ref_out, ref_lse = attention_reference(q, k, v, causal=True)
-    assert out.shape == q.shape and out.dtype == q.dtype
-    assert lse.shape == (4, 16, 333) and lse.dtype == torch.float32
-    assert torch.allclose(lse.double(), ref_lse, atol=1e-3)
-    assert rel_err(out, ref_out) < 1e-2
-    assert torch.equal(flashcore.attention(q, k, v, causal=True), out)  # deterministic
-
-
-def test_repeat_runs_are_bitwise_identical():
-    q, k, v = fresh_inputs(2, 8, 1000, 1000, 64, torch.float16, 7)
-    first = flashcore.attention(q, k, v)
-    for _ in range(3):
-        assert torch.equal(flashcore.attention(q, k, v), first)
-
-
-def test_runs_on_current_stream():
-    q, k, v = fresh_inputs(2, 4, 256, 256, 64, torch.float16, 11)
-    s = torch.cuda.Stream()
-    with torch.cuda.stream(s):
-        out = flashcore.attention(q, k, v)
-    s.synchronize()
-    assert rel_err(out, attention_reference(q, k, v)[0]) < 5e-3
-
-
-@pytest.fixture
-def direct_taken(monkeypatch):
-    """Wraps _attention._direct: the list gets True for each call it launched, False for each it
-    declined."""
-    taken = []
-    real = _attention._direct
-
-    def spy(*args):
-        res = real(*args)
-        taken.append(res is not None)
-        return res
-
-    monkeypatch.setattr(_attention, "_direct", spy)
-    return taken
-
-
-def test_direct_path_is_taken_and_matches_the_custom_op(direct_taken):
-    taken = direct_taken
-    qkv = torch.randn(2, 200, 3, 4, 64, device="cuda", dtype=torch.bfloat16)
-    cases = [fresh_inputs(2, 4, 130, 260, 128, torch.float16, 17), qkv.unbind(2)]
-    for q, k, v in cases:
-        for causal, scale in ((False, None), (True, 0.3)):
-            out, lse = flashcore.attention(q, k, v, causal=causal, softmax_scale=scale, return_lse=True)
-            want_out, want_lse, _ = torch.ops.flashcore.attention_fwd(
-                q, k, v, causal, scale if scale is not None else q.shape[-1] ** -0.5)
-            assert out.is_contiguous() and out.shape == q.shape and lse.shape == want_lse.shape
-            assert torch.equal(out, want_out) and torch.equal(lse, want_lse)
-            # without return_lse the kernel gets a null lse and must leave it alone
-            alone = flashcore.attention(q, k, v, causal=causal, softmax_scale=scale)
-            torch.cuda.synchronize()
-            assert torch.equal(alone, want_out)
-    assert taken == [True] * 8
-
-
-def test_flash_attn_func_direct_path_matches_the_custom_op(direct_taken):
-    taken = direct_taken
-    q, k, v = fresh_inputs(2, 4, 130, 260, 64, torch.bfloat16, 23)
-    for causal in (False, True):
-        out, lse, none = flashcore.flash_attn_func(q, k, v, causal=causal, return_attn_probs=True)
-        want_out, want_lse, _ = torch.ops.flashcore.attention_fwd(q, k, v, causal, q.shape[-1] ** -0.5)
-        assert none is None and torch.equal(out, want_out) and torch.equal(lse, want_lse)
-        assert torch.equal(flashcore.flash_attn_func(q, k, v, causal=causal), want_out)
-    assert taken == [True] * 4
-    q.requires_grad_(True)  # autograd must record it: the custom op, not the direct path
-    out = flashcore.flash_attn_func(q, k, v)
-    assert out.grad_fn is not None and taken == [True] * 4
-
-
-def test_input_requiring_grad_is_recorded_by_autograd():
-    q, k, v = fresh_inputs(1, 2, 64, 64, 64, torch.float16, 3)
-    v.requires_grad_(True)
-    out = flashcore.attention(q, k, v)
-    assert out.requires_grad and out.grad_fn is not None
-    with torch.no_grad():
-        assert not flashcore.attention(q, k, v).requires_grad
-
-
-@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
-def test_torch_compile_traces_the_custom_op(backend):
-    q, k, v = fresh_inputs(2, 4, 128, 128, 64, torch.bfloat16, 5)
-
-    def f(q, k, v):
-        return flashcore.attention(q, k, v, causal=True) * 2
-
-    compiled = torch.compile(f, fullgraph=True, backend=backend)
-    assert torch.equal(compiled(q, k, v), f(q, k, v))
-
-
-def test_cuda_graph_capture_and_replay():
-    q, k, v = fresh_inputs(2, 4, 200, 300, 128, torch.float16, 13)
-    static_out = flashcore.attention(q, k, v, causal=True)  # warm-up outside capture
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        static_out = flashcore.attention(q, k, v, causal=True)
-    for seed in (21, 22):
-        new = fresh_inputs(2, 4, 200, 300, 128, torch.float16, seed)
-        for dst, src in zip((q, k, v), new):
-            dst.copy_(src)
-        graph.replay()
-        torch.cuda.synchronize()
-        assert torch.equal(static_out, flashcore.attention(q, k, v, causal=True))
-
-
-def test_cuda_errors_become_python_exceptions():
-    from flashcore import _C
-    q, k, v = fresh_inputs(1, 1, 64, 64, 64, torch.float16, 9)
-    out = torch.empty_like(q)
-    lse = torch.empty(1, 1, 64, device="cuda")
-    bad_device = torch.cuda.device_count() + 3
-    with pytest.raises(RuntimeError, match="forward kernel launch failed: cudaErrorInvalidDevice"):
-        _C.fwd(bad_device, flashcore.select_arch(torch.cuda.get_device_capability()), "fp16",
-               q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
-               1, 1, 64, 64, 64, q.stride()[:3], k.stride()[:3], v.stride()[:3], out.stride()[:3],
-               0.125, False, torch.cuda.current_stream().cuda_stream)
-
-
-def test_build_covers_this_gpu():
-    info = flashcore.build_info()
-    arch = flashcore.select_arch(torch.cuda.get_device_capability())
-    for dtype in ("fp16", "bf16"):
-        for d in (64, 128):
-            for causal in (False, True):
-                assert {"arch": arch, "dtype": dtype, "head_dim": d, "causal": causal} in info["kernels"]
-
-
-SANITIZER_CASE = textwrap.dedent("""
-    import torch, flashcore
-    for dtype in (torch.float16, torch.bfloat16):
-        # and head dims run on them (predicated; 72 and 200 on the 96 and 256 kernels' narrow
-        # mainloops, as the (192, 128) pair on the 192 kernel's: kernels/hopper/tile_policy.h)
-        for d, dv in ((64, 64), (128, 128), (8, 8), (40, 40), (72, 72), (120, 120), (200, 200), (192, 128)):
-            for causal in (False, True):
-                q = torch.randn(1, 67, 2, d, device="cuda", dtype=dtype)
-                k = torch.randn(1, 131, 2, d, device="cuda", dtype=dtype)
-                v = torch.randn(1, 131, 2, dv, device="cuda", dtype=dtype)
-                flashcore.attention(q, k, v, causal=causal)
-                if d == dv:
-                    flashcore.attention(k, q[:, :67], q[:, :67], causal=causal)
-    torch.cuda.synchronize()
-    print("sanitizer case done")
-""")
-
-
-@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
-def test_compute_sanitizer_small_case(tool, tmp_path):
-    # "fwd_kernel" matches both forward mainloops: flash_fwd_kernel (sm80 family) and
-    # hopper::fwd_kernel (sm90a: TMA, mbarriers, wgmma), whichever this GPU runs.
-    run_sanitizer(tool, SANITIZER_CASE, "fwd_kernel", tmp_path)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,15 @@
 #   GPU machine (device tool, carry [".bundle"]):
 #     bash tools/bench/gpu_suite_and_bench.sh
 #
-# Steps: (1) the GPU suites of this GPU's kind, forward and backward (gpu_<kind> and gpu_<kind>_bwd
-# from the one bundle; both include the portable sm80_ptx library forced, the forward the direct eager
-# path, torch.compile, CUDA graphs, memcheck); (2) the forward benchmark on the rows, every
-# backend in one process: do_bench, kernel-only (CUDA-graph replay) and host-bound (us/call)
-# columns; (3) flashcore through the portable sm80_ptx library (what GPUs newer than Hopper run)
-# on a few rows, correctness only. Results: $OUT/results.tgz (suite logs/XML, bench JSON/PNG) and
-# $OUT/summary.json, $OUT/attention.json, $OUT/bench.log. Exit status: the suite's, or the bench's
-# if the suite passed. Bounded to 9 minutes (timeouts 300 + 170 + 45 s) for one 10-minute device call.
+# Steps: (1) the GPU suites of this GPU's kind, forward and backward (gpu_<kind>, gpu_<kind>_api and
+# gpu_<kind>_bwd from the one bundle; the oracles include the portable sm80_ptx library forced, _api
+# the forward's direct eager path, torch.compile, CUDA graphs, memcheck); (2) the forward benchmark
+# on the rows, every backend in one process: do_bench, kernel-only (CUDA-graph replay) and
+# host-bound (us/call) columns; (3) flashcore through the portable sm80_ptx library (what GPUs newer
+# than Hopper run) on a few rows, correctness only. Results: $OUT/results.tgz (suite logs/XML, bench
+# JSON/PNG) and $OUT/summary.json, $OUT/attention.json, $OUT/bench.log. Exit status: the suite's, or
+# the bench's if the suite passed. Bounded to 9 minutes (timeouts 300 + 170 + 45 s) for one
+# 10-minute device call.
 set -u
 OUT=${OUT:-/tmp/flashcore_out}
 ROOT=$PWD
@@ -39,8 +40,8 @@ tar xzf "$ROOT/.bundle/attention_bundle.tar.gz" -C "$WORK/bench"
 
 echo "=== GPU suite on ${gpu} ==="
 # The bundle's sanitizer sweep (gpu_<kind>_sanitizer, minutes) does not fit beside the bench here.
-(cd "$WORK/suite" && timeout 300 python3 bundle/run.py --only "gpu_${kind}" --only "gpu_${kind}_bwd" \
-    --timeout 290 --out "$WORK/results")
+(cd "$WORK/suite" && timeout 300 python3 bundle/run.py --only "gpu_${kind}" --only "gpu_${kind}_api" \
+    --only "gpu_${kind}_bwd" --timeout 290 --out "$WORK/results")
 rc_suite=$?
 
 # The table rows plus the seed shape, fp16 and bf16 at the two head dims.

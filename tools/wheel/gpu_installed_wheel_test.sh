@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU machine (no Bazel): pip-install a flashcore wheel into a fresh venv over the machine's
-# torch and run the GPU oracles (tests/gpu_attention_test.py, tests/gpu_attention_bwd_test.py)
-# against the installed package.
+# torch and run the GPU oracles (tests/gpu_attention_test.py, tests/gpu_attention_bwd_test.py) and
+# the forward's API and runtime suite (tests/gpu_attention_api_test.py) against the installed package.
 #
 #   bash tools/wheel/gpu_installed_wheel_test.sh WHEEL [OUT_DIR] [EXPECTED_GPU_NAME]
 #
@@ -30,11 +30,11 @@ else                                                          # a uv-made python
   uv pip install --python "$vpy" --no-deps --offline "$wheel" 2>&1 | tee "$out/pip.txt"
 fi
 [ "${PIPESTATUS[0]}" = 0 ] || { echo "gpu_installed_wheel_test: installing $wheel failed" >&2; exit 1; }
-# The suites and the helper modules they import (bwd_oracle, oracle_constants, sanitizer_check,
-# error_log, gpu_suite_env).
-cp "$repo/tests/gpu_attention_test.py" "$repo/tests/gpu_attention_bwd_test.py" "$repo/tests/bwd_oracle.py" \
-  "$repo/tests/oracle_constants.py" "$repo/tests/sanitizer_check.py" "$repo/tests/error_log.py" \
-  "$repo/tests/gpu_suite_env.py" "$work/"
+# The suites and the helper modules they import (fwd_oracle, bwd_oracle, oracle_constants,
+# sanitizer_check, error_log, gpu_suite_env).
+cp "$repo/tests/gpu_attention_test.py" "$repo/tests/gpu_attention_api_test.py" "$repo/tests/gpu_attention_bwd_test.py" \
+  "$repo/tests/fwd_oracle.py" "$repo/tests/bwd_oracle.py" "$repo/tests/oracle_constants.py" \
+  "$repo/tests/sanitizer_check.py" "$repo/tests/error_log.py" "$repo/tests/gpu_suite_env.py" "$work/"
 cd "$work"
 "$vpy" - "$work/venv" > "$out/build_info.json" <<'PY'
 import json, os, sys, flashcore, torch
@@ -49,7 +49,7 @@ print(json.dumps(info, indent=1, sort_keys=True))
 PY
 python3 -c 'import json, sys; i = json.load(open(sys.argv[1])); print("installed", i["flashcore_file"], "revision", i["revision"], "tag", i["wheel_tag"], "on", i["device"], "torch", i["torch"])' "$out/build_info.json"
 rc=0
-for suite in gpu_attention_test gpu_attention_bwd_test; do
+for suite in gpu_attention_test gpu_attention_api_test gpu_attention_bwd_test; do
   mkdir -p "$out/$suite"
   FLASHCORE_EXPECTED_GPU=$gpu TEST_UNDECLARED_OUTPUTS_DIR=$out/$suite XML_OUTPUT_FILE=$out/$suite.xml \
     "$vpy" "$suite.py" > "$out/$suite.log" 2>&1 || rc=$?
