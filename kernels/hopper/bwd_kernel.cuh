@@ -34,12 +34,12 @@
 //     int32 semaphore each), waited for by the writer warp;
 //   - head dim 96 issues a step's S^T and dP^T before waiting for the step before's dK
 //     (tile_policy.h bwd_scores_ahead), so the tensor pipe runs from one into the other;
-//   - head dim 64's default backward (tile_policy.h bwd_dq_lagged; 128's below) issues a step's dQ GEMM for the
-//     step before, from the other dS^T buffer, after a barrier pair per buffer and direction
-//     (ds_written_barrier / ds_read_barrier) instead of the 256-thread barrier, and starts
-//     consumer 1 half a step behind consumer 0, so that one's P^T / dS^T run beside the other's
-//     GEMMs; a step's dS^T stores are published after the dQ slice's proxy fence, which covers
-//     both; the last step's dQ follows the loop;
+//   - the default backward at head dims 64 and 96 (tile_policy.h bwd_dq_lagged; 128's below)
+//     issues a step's dQ GEMM for the step before, from the other dS^T buffer, after a barrier
+//     pair per buffer and direction (ds_written_barrier / ds_read_barrier) instead of the
+//     256-thread barrier, and starts consumer 1 half a step behind consumer 0, so that one's P^T /
+//     dS^T run beside the other's GEMMs; a step's dS^T stores are published after the dQ slice's
+//     proxy fence, which covers both; the last step's dQ follows the loop;
 //   - dK (times the softmax scale) and dV are written at the end, through the K / V tiles' shared
 //     memory (bwd_cta.cuh store_dk_dv).
 // Head dim 128 takes 80-row query blocks (tile_policy.h bwd_tile_policy): S^T and

@@ -375,7 +375,11 @@ constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
 // the default backward bf16 / fp16 +0.2..+3.6% on every d64 row (S 1024-16384, causal and not,
 // window, softcap; bf16 from S 4096 +3.0..+3.3% in the second call), the lag alone without the offset -1.3..+2.2% (its step 1% shorter, the consumers still
 // in phase); deterministic -4.6..+1.1% (S1024 -4.5%: a CTA's dQ reaches the semaphore chain one
-// step later), so not there. 96 keeps the barrier.
+// step later), so not there.
+// Head dim 96 (session 46; its 64-row tile already has two dS^T buffers and issues its scores
+// ahead, bwd_scores_ahead): the same lag, no spills or serialization (ptxas injects 4
+// warpgroup.arrive, C7519); H200 kernel-only, two calls: S 4096 / 16384 bf16 +1.5..+3.1% (one
+// reading 1.000), fp16 +2.7..+3.9%, S1024 0.992-1.012.
 // Head dim 128's 80-row tile (session 46) lags its dQ^T the same way, on a second dS buffer: it
 // fits only with the lse / D rows shared by the consumers (227 KB exactly), so consumer 0, which is
 // ahead, writes them for both (bwd_kernel.cuh). Each consumer issues dK, then waits for the other's
@@ -386,7 +390,7 @@ constexpr bool bwd_scores_ahead(int head_dim) { return head_dim == 96; }
 // 30 +4.2 / +5.4%; the same change with programmatic launches beside it read +2..+5% in another
 // call. Deterministic d128 is left in phase, as d64 is.
 constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) {
-  return (head_dim == 64 || head_dim == 128) && !deterministic;
+  return (head_dim == 64 || head_dim == 96 || head_dim == 128) && !deterministic;
 }
 
 // dq_accum in fragment order (kernels/common/dq_accum_layout.h) at head dim 64, whose consumers'
