@@ -109,9 +109,10 @@ struct BwdSharedStorage {
   // fp32 dQ of one query block, both consumers' slices, for the dQ writer (dq_writer.cuh):
   // [kHeadDim / 32 boxes][kBlockM rows][32 floats], 128-byte swizzled. 32 KB at 64 and 128.
   alignas(1024) float dq[kBlockM * kHeadDim];
-  float lse[kStatCopies][2][kBlockM];   // [consumer][buffer]: lse * log2(e), +inf where P must be 0
-  float dsum[kStatCopies][2][kBlockM];  // [consumer][buffer]: D
-  float p_sink[kStatCopies][2][kBlockM];  // [consumer][buffer]: exp(sink - lse), with a sink's gradient to take
+  // [consumer, or the one shared copy][buffer]:
+  float lse[kStatCopies][2][kBlockM];     // lse * log2(e), +inf where P must be 0
+  float dsum[kStatCopies][2][kBlockM];    // D
+  float p_sink[kStatCopies][2][kBlockM];  // exp(sink - lse), with a sink's gradient to take
   uint64_t kv_full;
   uint64_t full[kStages], empty[kStages];
   uint64_t aux;  // the producer's own wait for tiles it must patch (rows past packed data)

@@ -55,7 +55,8 @@ namespace hopper {
 // half a step behind consumer 0), 3 / 4 = each consumer's lse / D rows, 5 / 6 = dQ slice 0 / 1 is
 // in the tile, 7 / 8 = the writer has read that slice, 9 / 10 = consumer 0 / 1 has read the single
 // dS buffer of the 80-row tile; the lagged dQ's dS^T buffers: 2, 9-11 written, 12-15 read
-// (bwd_kernel.cuh ds_written_barrier, ds_read_barrier).
+// (bwd_kernel.cuh ds_written_barrier, ds_read_barrier) -- the 80-row tile's lagged dQ^T has no read
+// barriers and uses 12 / 13 for its shared lse / D rows (stats_barrier).
 __device__ __forceinline__ int dq_full_barrier(int slice) { return 5 + slice; }
 __device__ __forceinline__ int dq_empty_barrier(int slice) { return 7 + slice; }
 constexpr int kDqWriterWarp = 1;    // warp 0 of the producer warpgroup issues the TMA loads
