@@ -4,7 +4,7 @@ tabulates). Rows: the paper grid (16k tokens, hidden 2048) at --dims x --seqlens
 forward and backward (preprocess + main + dQ convert, through the custom ops), optionally the
 deterministic backward; then issue 13's feature cost rows (window 4096 at S 16k causal, softcap 30
 at S 4k causal; with --sink a learnable sink). --eager times eager calls instead (triton.testing.do_bench:
-launches and the grids' overlap at their boundaries included). Prints: label, pass, dtype, row, ms, TFLOP/s.
+launches and host work included). Prints: label, pass, dtype, row, ms, TFLOP/s.
 Numbers from it go into docs/results/ with the GPU and the builds they compared."""
 import argparse
 import itertools
@@ -36,6 +36,8 @@ dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
 softcaps = [float(x) for x in args.softcaps.split(",")]
 seqlens = [int(x) for x in args.seqlens.split(",")]
 groups = [int(x) for x in args.groups.split(",")]
+bench = tt.do_bench if args.eager else tt.do_bench_cudagraph  # one timer for every row below
+timing = "_eager" if args.eager else ""  # appended to the rows' pass names
 for (d, dv), sc, grp, s, causal in itertools.product(dims, softcaps, groups, seqlens, (False, True)):
     b, h = 16384 // s, 2048 // d
     g = torch.Generator(device="cuda").manual_seed(s + d + causal)
@@ -56,10 +58,9 @@ for (d, dv), sc, grp, s, causal in itertools.product(dims, softcaps, groups, seq
     for name, fn, f in runs:
         if name.split("_")[0] not in passes:
             continue
-        ms = tt.do_bench(fn, rep=args.rep) if args.eager else tt.do_bench_cudagraph(fn, rep=args.rep)
-        name += "_eager" if args.eager else ""
+        ms = bench(fn, rep=args.rep)
         dim = (f"d{d}" if d == dv else f"d{d}v{dv}") + (f"sc{sc:g}" if sc else "") + (f"g{grp}" if grp > 1 else "")
-        print(f"{args.label} {name} {args.dtype} {dim} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
+        print(f"{args.label} {name}{timing} {args.dtype} {dim} S{s} {'causal' if causal else 'full'} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
 
 # Feature rows (issue 13's cost bars): window 4096 at S16k causal, softcap 30 at S4k causal; with
 # --sink also a learnable sink at S4k causal (wl = -2 marks it).
@@ -85,6 +86,5 @@ for d in ([] if args.nofeatures else (64, 128)):
         for name, fn, f in (("fwd", fwd, flops), ("bwd", bwd, 2.5 * flops)):
             if name not in passes:
                 continue
-            ms = tt.do_bench(fn, rep=args.rep) if args.eager else tt.do_bench_cudagraph(fn, rep=args.rep)
-            name += "_eager" if args.eager else ""
-            print(f"{args.label} {name} {args.dtype} d{d} S{s} {tag} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
+            ms = bench(fn, rep=args.rep)
+            print(f"{args.label} {name}{timing} {args.dtype} d{d} S{s} {tag} {ms:.4f} ms {f / ms / 1e9:.1f} TFLOP/s", flush=True)
