@@ -514,17 +514,17 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       // own group: dQ's slice is stored for the writer while dK runs on the tensor cores, where
       // it used to be stored after every GEMM of the block had finished. The 80-row tile swaps
       // the roles of dV and dK (below and dq_slice).
-      if constexpr (kLaggedTransposed) {
-        // (dK is in flight: issued above.)
-      } else if constexpr (kDqTransposed) {
-        // The 80-row tile: dK += dS^T Q (dS^T from registers; it needs only this consumer's dS^T)
-        // runs while the other consumer finishes its dS^T, and is done before the dQ^T GEMM's
-        // accumulators are live; dV follows dQ^T (dq_slice), so that the slice's stores run beside it.
+      // (The lagged 80-row tile issued its dK above.)
+      if constexpr (!kLaggedTransposed) {
         wgmma_fence();
-        issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
-      } else {
-        wgmma_fence();
-        issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
+        if constexpr (kDqTransposed) {
+          // The 80-row tile: dK += dS^T Q (dS^T from registers; it needs only this consumer's dS^T)
+          // runs while the other consumer finishes its dS^T, and is done before the dQ^T GEMM's
+          // accumulators are live; dV follows dQ^T (dq_slice), so that the slice's stores run beside it.
+          issue_bwd_dk<kDType, kHeadDim, kBlockM, kSwizzle>(dk, dsf, smem.q[s]);
+        } else {
+          issue_bwd_dv<kDType, kHeadDim, kBlockM, kSwizzle>(dv, pf, smem.dout[s]);
+        }
       }
       if constexpr (!kDqLagged) {
         named_barrier_sync(1, 128 * kPolicy.consumer_wgs);  // both consumers' dS^T rows are written
