@@ -30,6 +30,18 @@ namespace hopper {
 // hardware has no integer divide, and the dependent chain of four run-time divisions and a 64-bit
 // one took ~1,700 clocks at the start of every CTA, before its first load was issued (clock64
 // stamps, H200, docs/results/2026-11-29-h200-session44.md).
+// Two other orders measured worse (H200, kernel-only, docs/results/2026-11-30-h200-session47.md):
+//   - each unmasked key block starting its query walk at block n mod m_count, so that a head's
+//     CTAs would not reduce-add into the same dq_accum rows at once: d128 full 0.937-0.982 (its
+//     causal kernels, not rotated but re-allocated by ptxas, 0.965-1.013), d64 0.990-1.011. So
+//     that contention is not what a step waits for, and CTAs walking in step, which read each Q /
+//     dO tile from HBM once for all of them, keep their order;
+//   - a persistent grid at head dim 64 (one CTA per SM taking launch indices blockIdx.x, +
+//     gridDim.x, ..., the next work's first loads under the last one's epilogue): unmasked
+//     0.978-1.010, causal 0.872-0.928. Not diagnosed; the likely cause: a static walk lets CTAs
+//     of short causal works run rounds ahead of those of long ones, so the works running at once
+//     no longer share their Q / dO in L2 and the last round is unbalanced, where the hardware
+//     starts each CTA in launch order as an SM frees up.
 struct BwdBlockOrder {
   int n_blocks, groups, chunk_groups;
   int heads_per_kv;  // query heads per k/v head (GQA group size)
