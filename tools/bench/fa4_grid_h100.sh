@@ -14,7 +14,7 @@
 # benchmark processes, one after another, every backend in one process on the same tensors:
 # paper grid fwd, paper grid bwd, feature rows fwd, feature rows bwd (PHASES picks and orders them;
 # d96_fwd / d96_bwd: the paper grid at head dim 96; wide_fwd / wide_bwd: head dims 96, 192 and 256,
-# bf16 or $WIDE_DTYPES, S 1024 / 4096 / 16384). Bounded: the whole script
+# bf16 or $WIDE_DTYPES, S 1024 / 4096 / 16384; PHASES="": none). Bounded: the whole script
 # stops by T_END seconds (default 495), each phase by --time_budget_s and a timeout; every phase's
 # JSON is copied to $OUT as it ends. The bundle runs without run.py (run.py scrubs PYTHONPATH,
 # which FA4's --target install needs).
@@ -60,7 +60,9 @@ PAPER="--grid=paper --dtypes=${PAPER_DTYPES:-fp16,bf16} --head_dims=64,128 --cau
 FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
 D96="--grid=paper --dtypes=fp16,bf16 --head_dims=96 --causal=both --seqlens=1024,2048,4096,8192,16384"
 WIDE="--grid=paper --dtypes=${WIDE_DTYPES:-bf16} --head_dims=96,192,256 --causal=both --seqlens=1024,4096,16384"
-PHASES=${PHASES:-paper_fwd paper_bwd feat_fwd feat_bwd}
+# Unset: the four phases; set but empty: none -- FA4 installed and the bundle unpacked for a step
+# that follows (session 47's call 8 meant the latter and got the former, ~190 s of device time).
+PHASES=${PHASES-paper_fwd paper_bwd feat_fwd feat_bwd}
 # The grid of a phase (paper_*, feat_*, d96_*, wide_*).
 grid_of() { case $1 in paper_*) echo "$PAPER" ;; feat_*) echo "$FEAT" ;; d96_*) echo "$D96" ;; wide_*) echo "$WIDE" ;; esac; }
 
