@@ -34,6 +34,23 @@ def test_window_mask_matches_the_definition():
                     assert bool(m[i, j]) == want
 
 
+
+def test_clamp_window_keeps_every_window_and_fits_int32_positions():
+    """The kernels take window sides cut to the sequences (flashcore._checks.clamp_window): the same
+    mask for every side, and diag + right + 1 / diag - left inside int32 for sides up to 2^31 - 1."""
+    from flashcore._checks import clamp_window
+    big = 2**31 - 1
+    for sq, sk in ((5, 9), (9, 5), (7, 7), (1, 12)):
+        for left in (-1, 0, 2, sk - 1, sk, sk + 1, big):
+            for right in (-1, 0, 3, sq - 1, sq, sq + 1, big):
+                cl, cr = clamp_window(left, right, sq, sk)
+                assert (cl < 0) == (left < 0) and (cr < 0) == (right < 0)
+                assert cl <= sk and cr <= sq
+                for causal in (False, True):
+                    assert torch.equal(window_mask(sq, sk, (left, right), causal),
+                                       window_mask(sq, sk, (cl, cr), causal)), (sq, sk, left, right, causal)
+
+
 def test_plain_reference_is_the_existing_one():
     q, k, v, do = rnd(2, 7, 3, 64, seed=1), rnd(2, 9, 3, 64, seed=2), rnd(2, 9, 3, 64, seed=3), rnd(2, 7, 3, 64, seed=4)
     for causal in (False, True):

@@ -283,6 +283,82 @@ def test_batch_times_heads_past_65535(varlen):
         check_close(name + " (last sequences)", view(ours), r, lw)
 
 
+# --- window sides past the sequences, up to INT32_MAX --------------------------------------------
+# FlashAttention's window (left, right) means the same for every side at least as wide as the
+# sequences; the kernels add the sides to 32-bit row positions, so 2^31 - 1 must reach them cut to
+# that width (flashcore._checks.clamp_window), not overflow and hide every key.
+
+BIG = 2**31 - 1
+
+
+@pytest.mark.parametrize("arch", ["sm90a", "sm80_ptx"])
+@pytest.mark.parametrize("window, causal", [((BIG, BIG), False), ((BIG, 0), True), ((BIG, 7), False),
+                                            ((9, BIG), False)])
+@pytest.mark.parametrize("varlen", [False, True], ids=["dense", "varlen"])
+def test_window_sides_up_to_int32_max_mean_the_whole_sequence(arch, window, causal, varlen):
+    from flashcore import _attention
+    if arch != "sm90a" and arch not in _attention._compiled_archs():
+        pytest.skip("%s is not in this build" % arch)
+    if arch == "sm90a" and torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("sm90a needs a 9.0 device")
+    sq, sk, heads, d = 150, 170, 2, 64
+    if varlen:
+        cu_q = torch.tensor([0, 70, 150], dtype=torch.int32, device="cuda")
+        cu_k = torch.tensor([0, 90, 170], dtype=torch.int32, device="cuda")
+        shape_q, shape_k = (sq, heads, d), (sk, heads, d)
+    else:
+        shape_q, shape_k = (1, sq, heads, d), (1, sk, heads, d)
+    q, dout = randn(*shape_q, seed=51), randn(*shape_q, seed=52)
+    k, v = randn(*shape_k, seed=53), randn(*shape_k, seed=54)
+    leaves = [t.requires_grad_(True) for t in (q, k, v)]
+    # The same window written as its widest sides: at least seqlen_k left, seqlen_q right.
+    fitted = tuple(w if w != BIG else (sk if i == 0 else sq) for i, w in enumerate(window))
+
+    def call(win):
+        kw = dict(causal=causal, window_size=win, deterministic=True)
+        if varlen:
+            return lambda q_, k_, v_: flashcore.flash_attn_varlen_func(q_, k_, v_, cu_q, cu_k, 80, 90, **kw)
+        return lambda q_, k_, v_: flashcore.flash_attn_func(q_, k_, v_, **kw)
+
+    _attention._set_forced_arch(None if arch == "sm90a" else arch)
+    try:
+        big = grads_of(call(window), leaves, dout)
+        fit = grads_of(call(fitted), leaves, dout)
+    finally:
+        _attention._set_forced_arch(None)
+    for name, a, b in zip(("out", "dq", "dk", "dv"), (big[0],) + big[1], (fit[0],) + fit[1]):
+        assert torch.equal(a, b), "%s with window %r differs from window %r" % (name, window, fitted)
+    if varlen:
+        views = [(slice(0, 70), slice(0, 90)), (slice(70, 150), slice(90, 170))]
+    else:
+        views = [(slice(None), slice(None))]
+    for rows, keys in views:
+        pick_q = (lambda t: t[rows].unsqueeze(0)) if varlen else (lambda t: t)
+        pick_k = (lambda t: t[keys].unsqueeze(0)) if varlen else (lambda t: t)
+        ref, low = references(pick_q(q.detach()), pick_k(k.detach()), pick_k(v.detach()), pick_q(dout),
+                              causal=causal, window_size=fitted)
+        check_close("out", pick_q(big[0]), ref.out, low.out)
+        check_close("dq", pick_q(big[1][0]), ref.dq, low.dq)
+        check_close("dk", pick_k(big[1][1]), ref.dk, low.dk)
+
+
+@pytest.mark.parametrize("window, causal", [((BIG, BIG), False), ((BIG, 0), True)])
+@pytest.mark.parametrize("num_splits", [1, 4])
+def test_kvcache_window_sides_up_to_int32_max_mean_the_whole_cache(window, causal, num_splits):
+    capacity, heads, d = 1000, 4, 64
+    k_cache, v_cache = randn(2, capacity, heads, d, seed=61), randn(2, capacity, heads, d, seed=62)
+    q = randn(2, 3, heads, d, seed=63)
+    lens = torch.tensor([700, 900], dtype=torch.int32, device="cuda")
+    kw = dict(cache_seqlens=lens, causal=causal, num_splits=num_splits)
+    big = flashcore.flash_attn_with_kvcache(q, k_cache, v_cache, window_size=window, **kw)
+    fit = flashcore.flash_attn_with_kvcache(q, k_cache, v_cache, window_size=(capacity, 0 if causal else 3), **kw)
+    assert torch.equal(big, fit), "window %r differs from the cache-wide window" % (window,)
+    for b, n in enumerate((700, 900)):
+        ref, low = references(q[b:b + 1], k_cache[b:b + 1, :n], v_cache[b:b + 1, :n], torch.zeros_like(q[b:b + 1]),
+                              causal=causal)
+        check_close("out (row %d)" % b, big[b:b + 1], ref.out, low.out)
+
+
 if __name__ == "__main__":
     check_expected_gpu()
     sys.exit(pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider", "--durations=8"]

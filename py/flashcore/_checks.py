@@ -150,6 +150,20 @@ def check_window(fn, window_size):
     return int(left), int(right)
 
 
+def clamp_window(window_left: int, window_right: int, seqlen_q: int, seqlen_k: int):
+    """The window as the kernels take it: a side wider than the sequences is the same window (left
+    >= seqlen_k: row i's first key i + seqlen_k - seqlen_q - left is below 0 for every row; right
+    >= seqlen_q: its last key is past seqlen_k - 1), so it is cut to that width. The kernels add
+    the sides to 32-bit row positions: window_size=(2**31 - 1, ...) would overflow there and hide
+    every key. seqlen_q / seqlen_k: the call's longest (max_seqlen_* for packed batches, the cache's
+    capacity for a KV cache). -1 (unbounded) stays -1."""
+    if window_left > seqlen_k:
+        window_left = seqlen_k
+    if window_right > seqlen_q:
+        window_right = seqlen_q
+    return window_left, window_right
+
+
 def check_softcap(fn, softcap) -> float:
     if isinstance(softcap, bool) or not isinstance(softcap, (int, float)) or not math.isfinite(softcap):
         raise TypeError("%s: softcap must be a finite float (0.0 disables it), got %r" % (fn, softcap))

@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from flashcore._checks import SUPPORTED_HEAD_DIMS, head_dim_error  # every multiple of 8 from 8 to 256
+from flashcore._checks import SUPPORTED_HEAD_DIMS, clamp_window, head_dim_error  # every multiple of 8 from 8 to 256
 
 _DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 _GRID_LIMIT = 65535  # batch and heads map to grid.z and grid.y
@@ -101,7 +101,8 @@ class _Features:
             self.batch, self.seqlen_q = q.shape[0], q.shape[1]
             self.seqlen_k = int(max_seqlen_k) if self.paged else k.shape[1]
             self.total_q = self.total_k = 0
-        self.as_tuple = (k.shape[-2], int(window_left), int(window_right), float(softcap),
+        window_left, window_right = clamp_window(int(window_left), int(window_right), self.seqlen_q, self.seqlen_k)
+        self.as_tuple = (k.shape[-2], window_left, window_right, float(softcap),
                          0 if sink is None else sink.data_ptr(),
                          0 if cu_seqlens_q is None else cu_seqlens_q.data_ptr(),
                          0 if cu_seqlens_k is None else cu_seqlens_k.data_ptr(),

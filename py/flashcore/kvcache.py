@@ -109,6 +109,8 @@ def _launch(q, k_cache, v_cache, out, lse, *, cache_seqlens, seqlen_new, block_t
     kernel (kernels/decode/check_kernel.cuh) and one synchronisation."""
     device = q.get_device()
     arch = _arch_for(device)  # select_arch's library (FLASHCORE_FORCE_ARCH in the GPU suites)
+    # A row sees at most `capacity` keys; wider sides would overflow the kernels' positions.
+    window_left, window_right = _checks.clamp_window(window_left, window_right, seqlen_q, capacity)
     heads, head_dim = q.shape[-2], q.shape[-1]
     heads_kv = k_cache.shape[2]
     page_size = k_cache.shape[1] if block_table is not None else 0
