@@ -28,6 +28,7 @@
 #include "kernels/decode/check_kernel.cuh"
 #include "kernels/decode/combine_kernel.cuh"
 #include "kernels/decode/decode_api.h"
+#include "kernels/decode/decode_merge.cuh"
 #include "kernels/decode/decode_seq.cuh"
 #include "kernels/decode/decode_tile.cuh"
 #include "kernels/decode/page_sort.cuh"
@@ -534,70 +535,11 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
   if constexpr (kByAddress) wait_for_primary_grid();
   __syncthreads();  // the ring is free: the merge below reuses its shared memory
 
-  // Merge the key warps of each row: every warp leaves its row max (log2 units), row sum and
-  // unnormalised output in shared memory; then each thread finishes some (row, column pair)s.
-  constexpr int kOStride = kHeadDim + 4;  // floats; the pad spreads a fragment's rows over banks
-  float* sm_o = reinterpret_cast<float*>(smem);
-  float* sm_max = sm_o + kKeyWarps * kBlockM * kOStride;
-  float* sm_sum = sm_max + kKeyWarps * kBlockM;
-  static_assert((kKeyWarps * kBlockM * (kOStride + 2)) * 4 <= (kBlockM + 2 * kStages * kBlockN) * kHeadDim * 2,
-                "the merge fits in the ring's shared memory");
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int slot = warp_n * kBlockM + lrow0 + 8 * h;
-    float sum = softmax.row_sum[h];
-    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-    if (tig == 0) {
-      sm_max[slot] = softmax.row_max[h];
-      sm_sum[slot] = sum;
-    }
-#pragma unroll
-    for (int t = 0; t < kDTiles; ++t) {
-      *reinterpret_cast<float2*>(sm_o + slot * kOStride + 8 * t + 2 * tig) =
-          make_float2(acc_o[4 * t + 2 * h], acc_o[4 * t + 2 * h + 1]);
-    }
-  }
-  __syncthreads();
-
-  constexpr int kPairs = kHeadDim / 2;
-  for (int e = tid; e < kBlockM * kPairs; e += kThreads) {
-    const int lrow = e / kPairs;
-    const int d = (e % kPairs) * 2;
-    const int row = m0 + lrow;
-    if (row >= rows || d >= p.head_dim) continue;  // columns past the call's head dim are not its
-    float m = -INFINITY;
-#pragma unroll
-    for (int w = 0; w < kKeyWarps; ++w) m = fmaxf(m, sm_max[w * kBlockM + lrow]);
-    const float m_base = m == -INFINITY ? 0.f : m;  // no key at all: every weight is 0
-    float sum = 0.f, o0 = 0.f, o1 = 0.f;
-#pragma unroll
-    for (int w = 0; w < kKeyWarps; ++w) {
-      const int slot = w * kBlockM + lrow;
-      const float wgt = exp2f(sm_max[slot] - m_base);
-      sum += wgt * sm_sum[slot];
-      o0 += wgt * sm_o[slot * kOStride + d];
-      o1 += wgt * sm_o[slot * kOStride + d + 1];
-    }
-    const float inv = sum > 0.f ? 1.f / sum : 0.f;
-    const float lse = sum > 0.f ? m * kLn2 + logf(sum) : -INFINITY;
-    const int t = row / group_size;
-    const int head = kv_head * group_size + row % group_size;
-    if (p.num_splits == 1) {
-      auto* o = static_cast<Element*>(p.o) + b * p.o_batch_stride + (seq.row0_q + t) * p.o_row_stride +
-                head * p.o_head_stride;
-      *reinterpret_cast<uint32_t*>(o + d) = Traits::pack2(o0 * inv, o1 * inv);
-      if (d == 0 && p.lse != nullptr) {
-        const int64_t idx =
-            lse_row0(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, b, head, seq.row0_q) + t;
-        p.lse[idx] = lse;
-      }
-    } else {
-      const int64_t idx = ((static_cast<int64_t>(split) * p.batch + b) * p.heads + head) * p.seqlen_q + t;
-      *reinterpret_cast<float2*>(p.o_accum + idx * kHeadDim + d) = make_float2(o0 * inv, o1 * inv);
-      if (d == 0) p.lse_accum[idx] = lse;
-    }
-  }
+  static_assert((kKeyWarps * kBlockM * (kHeadDim + 4 + 2)) * 4 <= (kBlockM + 2 * kStages * kBlockN) * kHeadDim * 2,
+                "the merge (decode_merge.cuh) fits in the ring's shared memory");
+  merge_key_warps_and_store<Traits, kHeadDim, kBlockM, kKeyWarps, kThreads>(
+      smem, p, seq, acc_o, softmax.row_max, softmax.row_sum, m0, rows, group_size, kv_head, b, split, warp_n, lrow0,
+      tig, tid);
 }
 
 }  // namespace decode
