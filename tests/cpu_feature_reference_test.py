@@ -34,7 +34,6 @@ def test_window_mask_matches_the_definition():
                     assert bool(m[i, j]) == want
 
 
-
 def test_clamp_window_keeps_every_window_and_fits_int32_positions():
     """The kernels take window sides cut to the sequences (flashcore._checks.clamp_window): the same
     mask for every side, and diag + right + 1 / diag - left inside int32 for sides up to 2^31 - 1."""

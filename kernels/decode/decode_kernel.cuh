@@ -535,7 +535,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
   if constexpr (kByAddress) wait_for_primary_grid();
   __syncthreads();  // the ring is free: the merge below reuses its shared memory
 
-  static_assert((kKeyWarps * kBlockM * (kHeadDim + 4 + 2)) * 4 <= (kBlockM + 2 * kStages * kBlockN) * kHeadDim * 2,
+  static_assert(merge_smem_bytes<kHeadDim, kBlockM, kKeyWarps>() <= (kBlockM + 2 * kStages * kBlockN) * kHeadDim * 2,
                 "the merge (decode_merge.cuh) fits in the ring's shared memory");
   merge_key_warps_and_store<Traits, kHeadDim, kBlockM, kKeyWarps, kThreads>(
       smem, p, seq, acc_o, softmax.row_max, softmax.row_sum, m0, rows, group_size, kv_head, b, split, warp_n, lrow0,

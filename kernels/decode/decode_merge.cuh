@@ -21,6 +21,13 @@ namespace decode {
 
 // The merge's shared memory: kKeyWarps x kBlockM rows of kHeadDim + 4 floats (the pad spreads a
 // fragment's rows over banks), then the rows' maxima and sums. The kernel checks it fits its ring.
+template <int kHeadDim>
+constexpr int kMergeRowStride = kHeadDim + 4;  // floats
+template <int kHeadDim, int kBlockM, int kKeyWarps>
+constexpr int merge_smem_bytes() {
+  return kKeyWarps * kBlockM * (kMergeRowStride<kHeadDim> + 2) * 4;
+}
+
 // acc_o / row_max / row_sum: this thread's m16 fragment rows lrow0 and lrow0 + 8 of warp column
 // warp_n (the kernel's RowSoftmax and O accumulator, its sums not yet quad-reduced).
 template <class Traits, int kHeadDim, int kBlockM, int kKeyWarps, int kThreads>
@@ -31,7 +38,7 @@ __device__ __forceinline__ void merge_key_warps_and_store(unsigned char* smem, c
                                                           int warp_n, int lrow0, int tig, int tid) {
   using Element = typename Traits::Element;
   constexpr int kDTiles = kHeadDim / 8;
-  constexpr int kOStride = kHeadDim + 4;  // floats; the pad spreads a fragment's rows over banks
+  constexpr int kOStride = kMergeRowStride<kHeadDim>;
   float* sm_o = reinterpret_cast<float*>(smem);
   float* sm_max = sm_o + kKeyWarps * kBlockM * kOStride;
   float* sm_sum = sm_max + kKeyWarps * kBlockM;
