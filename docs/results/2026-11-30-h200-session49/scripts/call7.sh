@@ -1,4 +1,4 @@
-# Calls 7 and 8 (session 49): split counts of the B1 decode rows, contiguous vs paged (paged_splits.py; call 8: VARIANT=2).
+# Calls 7, 8 and 9 (session 49): split counts of the B1 decode rows, contiguous vs paged (paged_splits.py; call 8: VARIANT=2, call 9: VARIANT=3, head dims 64 and 256).
 set -u
 OUT=${OUT:?}
 mkdir -p /tmp/fc && tar xzf .carry_s49/bundle/gpu_h200_bundle.tar.gz -C /tmp/fc

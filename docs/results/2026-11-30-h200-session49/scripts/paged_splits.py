@@ -3,7 +3,7 @@ tools/bench/decode.py lays them), interleaved in one process on the same tensors
 rounds of CUDA-graph replay per cell, % of the HBM floor. Question: does the paged walk (address
 order, 128-key stages, eight warps) want another split count than the contiguous one the
 heuristic was tuned on (session 31: 16 at B1 Hk8, 4 at B1 Hk32)?
-Usage: python3 paged_splits.py [ROUNDS] [1|2]"""
+Usage: python3 paged_splits.py [ROUNDS] [1|2|3]"""
 import sys
 
 import torch
@@ -17,12 +17,14 @@ bw = decode.hbm_bandwidth(torch.cuda.get_device_name())
 gen = torch.Generator().manual_seed(0)
 # Call 7: PAGES 16, the first split lists; call 8 (second argument "2"): pages 16 and 256, the second.
 SPLITS = {"1": [((1, 32, 8, 131072), (0, 8, 12, 16, 20, 24, 32)), ((1, 32, 32, 65536), (0, 2, 3, 4, 6, 8))],
-          "2": [((1, 32, 8, 131072), (0, 12, 32, 33)), ((1, 32, 32, 65536), (0, 8))]}
+          "2": [((1, 32, 8, 131072), (0, 12, 32, 33)), ((1, 32, 32, 65536), (0, 8))],
+          # Call 9: the same rows at head dims 64 and 256, the heuristic's count and twice it.
+          "3": [((1, 32, 8, 131072), (0, 32)), ((1, 32, 32, 65536), (0, 8))]}
 variant = sys.argv[2] if len(sys.argv) > 2 else "1"
 ROWS = SPLITS[variant]
 PAGES = (16,) if variant == "1" else (16, 256)
-for (b, hq, hk, sk), splits in ROWS:
-    d = 128
+HEAD_DIMS = (64, 256) if variant == "3" else (128,)
+for d, ((b, hq, hk, sk), splits) in [(d, r) for d in HEAD_DIMS for r in ROWS]:
     q = torch.randn(b, 1, hq, d, device="cuda", dtype=torch.bfloat16)
     k = torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16)
     v = torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16)
