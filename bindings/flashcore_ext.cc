@@ -196,7 +196,7 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
          const Strides& o_strides, const Strides& do_strides, const Strides& dq_strides,
          const Strides& dk_strides, const Strides& dv_strides, float softmax_scale, bool causal,
          bool deterministic, uintptr_t stream, const Features& features, uintptr_t o_resid, int head_dim_v,
-         uintptr_t sink_partial) {
+         uintptr_t sink_partial, bool zero_packed_tails) {
   const int widest = check_head_dims(head_dim, head_dim_v);
   const BwdKernelKey key{parse_arch(arch), parse_dtype(dtype), widest, causal};
   BwdKernelKey kernel_key{};
@@ -233,6 +233,10 @@ void bwd(int device, const std::string& arch, const std::string& dtype, uintptr_
   p.head_dim_v = head_dim_v;
   p.softmax_scale = softmax_scale;
   p.deterministic = deterministic;
+  if (zero_packed_tails && p.cu_seqlens_q == nullptr) {
+    throw py::value_error("flashcore: zero_packed_tails needs a packed batch (cu_seqlens_q in features)");
+  }
+  p.zero_packed_tails = zero_packed_tails;
 
   cudaError_t err;
   {
@@ -446,6 +450,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("dq_strides"), py::arg("dk_strides"), py::arg("dv_strides"), py::arg("softmax_scale"),
         py::arg("causal"), py::arg("deterministic"), py::arg("stream"), py::arg("features") = py::tuple(),
         py::arg("o_resid") = 0, py::arg("head_dim_v") = 0, py::arg("sink_partial") = 0,
+        py::arg("zero_packed_tails") = false,
         "Launch the backward kernels (preprocess, main, dQ convert) on `stream`. Scratch is the "
         "caller's: dsum float32 (batch, heads, seqlen_q), dq_accum float32, dq_accum_floats(kernel_head_dim(arch, dtype, head_dim, causal, "
         "backward=True), ...) of them, and for deterministic=True "
@@ -455,7 +460,9 @@ PYBIND11_MODULE(_C, m) {
         "head_dim_v (0: head_dim): v, o, dout and dv's head dim; kernel_head_dim of max(head_dim, head_dim_v). "
         "sink_partial (0, or with a sink in features: zeroed float32 (ceil(seqlen_k / sink_partial_keys), batch, "
         "heads, sink_partial_slots)): the kernels' shares of sum_i p_sink,i D_i (kernels/flash_bwd_api.h); the "
-        "sink's gradient is minus their sum over every axis but heads.");
+        "sink's gradient is minus their sum over every axis but heads. zero_packed_tails (packed batches "
+        "only): the kernels also write zeros to dq's rows past cu_seqlens_q[-1] and dk / dv's past "
+        "cu_seqlens_k[-1], which belong to no sequence (otherwise nothing writes them).");
   m.attr("bwd_block_m") = flashcore::kBwdBlockM;
   m.attr("sink_partial_keys") = flashcore::kSinkPartialKeys;
   m.attr("sink_partial_slots") = flashcore::kSinkPartialSlots;

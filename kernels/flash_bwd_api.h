@@ -94,6 +94,11 @@ struct BwdParams : AttentionFeatures {
   int head_dim_v;  // v, o, dO and dV's head dim (FwdParams::head_dim_v); head_dim is q, k, dq and dk's
   float softmax_scale;
   bool deterministic;
+  // Packed batches only: zero dq's rows past cu_seqlens_q[batch] and dk / dv's past
+  // cu_seqlens_k[batch] (rows of no sequence, which no other kernel writes) in the preprocess
+  // kernel (bwd_row_kernels.cuh: zero_packed_tails). For callers that cannot read those ends on
+  // the host -- CUDA-graph capture, torch.compile -- instead of zeroing the three whole tensors.
+  bool zero_packed_tails;
 };
 
 using BwdKernelKey = FwdKernelKey;

@@ -559,6 +559,9 @@ def test_extension_bwd_rejects_unknown_arch_dtype_and_kernel():
         _C.bwd(**_bwd_args(dtype="fp32"))
     with pytest.raises(ValueError, match="no backward kernel compiled for arch=sm80 dtype=bf16 head_dim=264 causal"):
         _C.bwd(**_bwd_args(arch="sm80", dtype="bf16", head_dim=264, causal=True))
+    # The packed tails are rows past cu_seqlens[-1]: a dense batch has none to zero.
+    with pytest.raises(ValueError, match=r"zero_packed_tails needs a packed batch \(cu_seqlens_q in features\)"):
+        _C.bwd(**_bwd_args(zero_packed_tails=True))
 
 
 if __name__ == "__main__":

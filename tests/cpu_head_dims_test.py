@@ -394,7 +394,8 @@ def test_backward_of_a_pair_runs_on_the_wider_head_dims_kernel(recorded_bwd, d, 
     _backward.attention_bwd_into(dout, q, k, v, out, lse, *grads, True, d ** -0.5)
     assert (1 * 2 * 64 * width,) in made  # dq_accum: flat, the kernel's row width
     (args,) = launched
-    assert args[21] == d and args[-2] == dv  # head_dim, head_dim_v (the sink partials last)
+    assert args[21] == d and args[-3] == dv  # head_dim, head_dim_v (then the sink partials, zero_packed_tails)
+    assert args[-1] is False  # a dense batch has no packed tails
     # out / dout with q's head dim instead of v's: refused, naming the expected shape
     with pytest.raises(ValueError, match=r"flashcore: out must have out's shape \(1, 64, 2, %d\)" % dv):
         _backward.attention_bwd_into(dout, q, k, v, t(1, 64, 2, d + 8), lse, *grads, True, d ** -0.5)

@@ -519,6 +519,48 @@ def test_cuda_graph_capture_and_replay_with_features():
         assert torch.equal(static_out[:n], f()[:n])
 
 
+
+@pytest.mark.parametrize("head_dim,deterministic", [(64, True), (64, False), (128, True), (256, True)])
+def test_captured_packed_backward_zeroes_the_rows_past_the_sequences(head_dim, deterministic, monkeypatch):
+    """Under CUDA-graph capture the backward cannot read cu_seqlens on the host, so the kernels zero
+    the gradient rows past cu_seqlens[-1] (BwdParams::zero_packed_tails) instead of the op zeroing
+    all of dq, dk and dv. The gradients start poisoned (NaN), so a row nothing wrote stays NaN. A
+    replay after the last sequence shrank in place (its rows are now tail) must zero the longer
+    tails. Rows inside the sequences equal the kernels' run without tail zeroing
+    (attention_bwd_into: bitwise where deterministic; dk / dv always, dq within atomics' order)."""
+    case = Case(dtype=torch.bfloat16, head_dim=head_dim, gqa=True, varlen=True, causal=True, seed=41 + head_dim)
+    out, lse = case.forward()
+    monkeypatch.setattr(_attention, "_poison_outputs", True)  # the op's gradients start as NaN
+
+    def op():
+        return torch.ops.flashcore.attention_bwd(case.dout, case.q, case.k, case.v, out, lse, None, True, case.scale,
+                                                 deterministic, -1, -1, 0.0, None, case.cu_q, case.cu_k, None,
+                                                 case.max_q, case.max_k, case.out_resid)[:3]
+
+    op()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        grads = op()
+    for shrink in (0, 1):
+        if shrink:  # the last sequence: 200 -> 150 query rows, 190 -> 100 keys
+            case.cu_q[-1] -= 50
+            case.cu_k[-1] -= 90
+        graph.replay()
+        torch.cuda.synchronize()
+        end_q, end_k = int(case.cu_q[-1]), int(case.cu_k[-1])
+        want = case.backward(out, lse, deterministic=deterministic)[:3]
+        for name, got, ref, end in (("dq", grads[0], want[0], end_q), ("dk", grads[1], want[1], end_k),
+                                    ("dv", grads[2], want[2], end_k)):
+            assert (got[end:] == 0).all(), "%s: %s rows past the sequences (from %d) not zeroed" % (case.name, name, end)
+            assert not torch.isnan(ref[:end]).any()
+            if deterministic or name != "dq":
+                assert torch.equal(got[:end], ref[:end]), "%s: %s differs from the run without tails" % (case.name, name)
+            else:
+                err = (got[:end].float() - ref[:end].float()).abs().max().item()
+                assert err <= 1e-2 * ref[:end].float().abs().max().item(), "%s: dq off by %g" % (case.name, err)
+
+
 # --- compute-sanitizer: a small case of each feature, forward and backward --------------------
 
 SANITIZER_CASE = textwrap.dedent("""

@@ -40,6 +40,7 @@ struct HalfSlab {
   int64_t lse_row0;  // lse's row of the sequence's row 0 at head h
 };
 
+// Every thread of the CTA calls it (packed batches: a CTA-wide count).
 __device__ __forceinline__ HalfSlab half_slab_of_block(const BwdParams& p) {
   const bool packed = p.cu_seqlens_q != nullptr;
   const int64_t slab = blockIdx.x / 2;
@@ -52,16 +53,18 @@ __device__ __forceinline__ HalfSlab half_slab_of_block(const BwdParams& p) {
     u.h = static_cast<int>(slab / per_head);
     const int64_t s = slab % per_head;
     // The sequence whose first slab is the last at or before s (an empty sequence's own slab holds
-    // no rows; its predecessor's end before it).
-    int lo = 0, hi = p.batch - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (dq_seq_first_slab_packed(__ldg(p.cu_seqlens_q + mid), mid) <= s) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
+    // no rows; its predecessor's end before it). First slabs grow with b, so the sequences at or
+    // before s are a prefix: every thread tests one (blockDim.x at a time) and the CTA counts them.
+    // One round of loads, where one thread's binary search made log2(batch) dependent ones (six L2
+    // round trips a CTA at 64 sequences, about 3 us before the CTA's first data load;
+    // docs/results/2026-11-30-h200-session50.md). Every thread of the CTA calls this.
+    int count = 0;
+    for (int base = 0; base < p.batch; base += blockDim.x) {
+      const int b = base + static_cast<int>(threadIdx.x);
+      count += __syncthreads_count(b < p.batch && dq_seq_first_slab_packed(__ldg(p.cu_seqlens_q + b), b) <= s);
+      if (count < base + static_cast<int>(blockDim.x)) break;  // the prefix ended in this chunk (count is the CTA's)
     }
+    const int lo = count - 1;
     u.b = lo;
     u.row0_q = __ldg(p.cu_seqlens_q + lo);
     seqlen = __ldg(p.cu_seqlens_q + lo + 1) - u.row0_q;
@@ -90,8 +93,14 @@ __device__ __forceinline__ bwd::RowOfStats half_slab_row(const BwdParams& p, con
 
 // 1. preprocess: the half slab zeroed whole (rows past the sequence too: they are its own), then
 // each row's D (and the dense semaphores) as the row-order preprocess.
+// tail_block0: the half slabs' grid; CTAs from there on zero the packed tails (bwd::zero_packed_tails).
 template <Arch kArch, class Traits>
-__global__ void __launch_bounds__(bwd::kRowKernelThreads) bwd_preprocess_fragments_kernel(const BwdParams p) {
+__global__ void __launch_bounds__(bwd::kRowKernelThreads) bwd_preprocess_fragments_kernel(const BwdParams p,
+                                                                                          int tail_block0) {
+  if (static_cast<int>(blockIdx.x) >= tail_block0) {
+    bwd::zero_packed_tails(p, blockIdx.x - tail_block0);
+    return;
+  }
   const HalfSlab u = half_slab_of_block(p);
   float4* slab = reinterpret_cast<float4*>(u.slab);
 #pragma unroll

@@ -138,12 +138,16 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   const int zero_cols = (p.head_dim + 31) / 32 * 32 < kAccumCols ? (p.head_dim + 31) / 32 * 32 : kAccumCols;
   const int64_t fragment_blocks = kFragments ? fragment_row_kernel_blocks(p) : 0;
   if (fragment_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const int tails = bwd::tail_blocks(p);  // 0 unless the caller asked for the packed tails
+  if ((kFragments ? fragment_blocks : row_blocks) + tails > 0x7fffffff) return cudaErrorInvalidConfiguration;
   if constexpr (kFragments) {
     bwd_preprocess_fragments_kernel<Arch::kSm90a, Traits>
-        <<<static_cast<unsigned>(fragment_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+        <<<static_cast<unsigned>(fragment_blocks + tails), bwd::kRowKernelThreads, 0, stream>>>(
+            params, static_cast<int>(fragment_blocks));
   } else {
     bwd::bwd_preprocess_kernel<Arch::kSm90a, Traits, kAccumCols>
-        <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, zero_cols);
+        <<<static_cast<unsigned>(row_blocks + tails), bwd::kRowKernelThreads, 0, stream>>>(
+            params, zero_cols, static_cast<int>(row_blocks));
   }
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;

@@ -88,14 +88,16 @@ cudaError_t launch_bwd(const BwdParams& p, cudaStream_t stream) {
     return cudaErrorInvalidValue;
   }
   const int64_t row_blocks = bwd::row_kernel_blocks(p, kHeadDim);
-  if (row_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const int tails = bwd::tail_blocks(p);  // 0 unless the caller asked for the packed tails
+  if (row_blocks + tails > 0x7fffffff) return cudaErrorInvalidConfiguration;
 
   BwdParams params = p;
   if (!p.deterministic) params.dq_semaphore = nullptr;
 
   // dq_accum: whole rows zeroed (this kernel's dQ parts add every column of a part, zeros past head_dim).
   bwd::bwd_preprocess_kernel<kArch, Traits, kHeadDim>
-      <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params, kHeadDim);
+      <<<static_cast<unsigned>(row_blocks + tails), bwd::kRowKernelThreads, 0, stream>>>(
+          params, kHeadDim, static_cast<int>(row_blocks));
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   if constexpr (kArch == Arch::kSm90a && kHeadDim <= 128) {

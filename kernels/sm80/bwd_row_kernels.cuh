@@ -144,8 +144,51 @@ __device__ __forceinline__ void preprocess_row(const BwdParams& p, const RowOfSt
   }
 }
 
+// ---- 0. packed tails: zero the gradient rows that belong to no sequence ---------------------
+// BwdParams::zero_packed_tails: the preprocess grid's last kTailBlocks CTAs (from tail_block0 on)
+// write zeros to dq's rows past cu_seqlens_q[batch] and dk / dv's past cu_seqlens_k[batch]. Before,
+// a caller that could not read those ends on the host (graph capture, torch.compile) zeroed all of
+// dq, dk and dv: three gradient-sized writes, 531 us of a 12.0 ms backward of 64 packed sequences
+// of 100..4000 tokens, d64 H32 causal (H200, docs/results/2026-11-30-h200-session50.md). The tail
+// is usually empty: these CTAs then read two ints and leave.
+constexpr int kTailBlocks = 32;
+inline int tail_blocks(const BwdParams& p) { return p.zero_packed_tails && p.cu_seqlens_q != nullptr ? kTailBlocks : 0; }
+
+// Rows [row_begin, rows) of a (rows, heads, cols) tensor with the given row / head strides (cols
+// a multiple of 8 two-byte elements, rows 16-byte aligned): CTA `block` of the kTailBlocks takes
+// rows row_begin + block, + kTailBlocks, ..., its threads a row's 16-byte pieces. (32-bit indices
+// within a row: a flat 64-bit walk's divisions made each preprocess kernel ~2,000 instructions
+// longer, 1.4 MB of the extension.)
+__device__ __forceinline__ void zero_rows(void* base, int64_t row_stride, int64_t head_stride, int row_begin, int rows,
+                                          int heads, int cols, int block) {
+  const int pieces_per_head = cols / 8;
+  const int pieces = heads * pieces_per_head;
+  for (int r = row_begin + block; r < rows; r += kTailBlocks) {
+    uint16_t* row = static_cast<uint16_t*>(base) + r * row_stride;
+    for (int t = threadIdx.x; t < pieces; t += blockDim.x) {
+      const int h = t / pieces_per_head;
+      *reinterpret_cast<uint4*>(row + h * head_stride + (t - h * pieces_per_head) * 8) = make_uint4(0u, 0u, 0u, 0u);
+    }
+  }
+}
+
+// CTA `block` of the kTailBlocks (every thread calls it).
+__device__ __forceinline__ void zero_packed_tails(const BwdParams& p, int block) {
+  const int end_q = p.cu_seqlens_q[p.batch];
+  const int end_k = p.cu_seqlens_k != nullptr ? p.cu_seqlens_k[p.batch] : p.total_k;
+  zero_rows(p.dq, p.dq_row_stride, p.dq_head_stride, end_q, p.total_q, p.heads, p.head_dim, block);
+  zero_rows(p.dk, p.dk_row_stride, p.dk_head_stride, end_k, p.total_k, p.heads_kv, p.head_dim, block);
+  zero_rows(p.dv, p.dv_row_stride, p.dv_head_stride, end_k, p.total_k, p.heads_kv, p.head_dim_v, block);
+}
+
+// tail_block0: the row grid's size; CTAs from there on zero the packed tails (tail_blocks(p) of them).
 template <Arch kArch, class Traits, int kHeadDim>
-__global__ void __launch_bounds__(kRowKernelThreads) bwd_preprocess_kernel(const BwdParams p, int zero_cols) {
+__global__ void __launch_bounds__(kRowKernelThreads) bwd_preprocess_kernel(const BwdParams p, int zero_cols,
+                                                                           int tail_block0) {
+  if (static_cast<int>(blockIdx.x) >= tail_block0) {
+    zero_packed_tails(p, blockIdx.x - tail_block0);
+    return;
+  }
   constexpr int kLanes = row_lanes(kHeadDim);
   const RowOfStats row(p, static_cast<int64_t>(blockIdx.x) * (kRowKernelThreads / kLanes) + threadIdx.x / kLanes);
   if (!row.valid) return;  // the whole lane group: they share the row

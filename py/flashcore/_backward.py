@@ -22,12 +22,15 @@ def _kernel_layout(t: torch.Tensor) -> torch.Tensor:
 
 
 def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softmax_scale: float,
-                       deterministic: bool = False, dlse=None, out_resid=None, **features):
+                       deterministic: bool = False, dlse=None, out_resid=None, zero_packed_tails: bool = False,
+                       **features):
     """Runs the backward kernels writing dq, dk, dv (caller-provided, shapes/dtypes of q, k, v,
     unit stride on head_dim, 16-byte rows; out and dout have q's rows and v's head dim; their other
     strides are free, so a test may pass views of wider buffers). Scratch (O(batch*heads*seqlen_q*kernel head dim) float32) is allocated here
     through torch. The tests use this to poison the outputs. `features`: the
-    keywords of _attention._PLAIN. Returns (dsum, dsink): D = rowsum(dO * O) - dlse in lse's
+    keywords of _attention._PLAIN. zero_packed_tails (packed batches): the kernels also write zeros
+    to dq's rows past cu_seqlens_q[-1] and dk / dv's past cu_seqlens_k[-1] (else no kernel writes
+    them). Returns (dsum, dsink): D = rowsum(dO * O) - dlse in lse's
     layout, and with a sink (features["sink"]) its gradient (heads,) float32, else None. out_resid
     (optional): the forward's O residual (_attention_fwd's save_residual), with out's strides."""
     f = _core._Features(q, k, causal, **{**_core._PLAIN, **features})
@@ -92,7 +95,7 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
                  f.strides(dq), f.strides(dk), f.strides(dv),
                  softmax_scale, f.masked, deterministic, torch.cuda.current_stream(device).cuda_stream, f.as_tuple,
                  0 if out_resid is None else out_resid.data_ptr(), head_dim_v,
-                 0 if sink_partial is None else sink_partial.data_ptr())
+                 0 if sink_partial is None else sink_partial.data_ptr(), bool(zero_packed_tails))
     if sink_partial is None:
         return dsum, None
     return dsum, _sink_grad(sink_partial, sink, lse, dlse, features.get("cu_seqlens_q"))
@@ -115,25 +118,29 @@ def _sink_grad(sink_partial, sink, lse, dlse, cu_seqlens_q):
 
 
 def _gradient_buffers(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, max_seqlen_q, max_seqlen_k):
-    """dq, dk, dv for the kernels to write. The kernels write every row a sequence owns (rows that
-    see no key get zeros, keys no query sees too); the rows they leave alone get zeros here, not
-    garbage: packed rows past cu_seqlens[-1] and keys past seqused_k. Where the front end's value
-    check has read cu_seqlens on the host (eager, cached per tensors: _checks.packed_ends) only
-    the rows past the ends are zeroed. Under graph capture and torch.compile whole tensors are: a
-    replay may run with other lengths written into the same cu_seqlens. (Zeroing whole tensors was
-    3 O-sized writes per call: 2-5% of a packed backward on an H100.)"""
+    """(dq, dk, dv, zero_packed_tails): the gradients for the kernels to write, and whether the
+    kernels are to zero the packed tails. The kernels write every row a sequence owns (rows that
+    see no key get zeros, keys no query sees too); the rows they leave alone get zeros, not
+    garbage: packed rows past cu_seqlens[-1] and keys past seqused_k.
+    - Packed, no seqused_k: where the front end's value check has read cu_seqlens on the host
+      (eager, cached per tensors: _checks.packed_ends) the rows past the ends are zeroed here;
+      elsewhere (graph capture, torch.compile: a replay may run with other lengths written into the
+      same cu_seqlens) the kernels zero them (BwdParams::zero_packed_tails). Zeroing the three
+      whole tensors instead was 3 gradient-sized writes a call: 4.4% of a captured packed backward
+      of 64 x 100..4000 tokens, d64 H32 causal (H200, docs/results/2026-11-30-h200-session50.md).
+    - seqused_k: the keys past it are inside the sequences; whole tensors are zeroed."""
     ends = None
     if cu_seqlens_q is not None and seqused_k is None and _checks.device_reads_allowed(q, cu_seqlens_q):
         ends = _checks.packed_ends(q, k, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, seqused_k)
-    if ends is None and (cu_seqlens_q is not None or seqused_k is not None):
-        return tuple(torch.zeros(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
+    if seqused_k is not None:
+        return tuple(torch.zeros(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v)) + (False,)
     dq, dk, dv = (_core._new_output(t.shape, t.dtype, t.device) for t in (q, k, v))
     if ends is not None:
         end_q, end_k = ends
         dq[end_q:].zero_()
         dk[end_k:].zero_()
         dv[end_k:].zero_()
-    return dq, dk, dv
+    return dq, dk, dv, cu_seqlens_q is not None and ends is None
 
 
 @torch.library.custom_op("flashcore::attention_bwd", mutates_args=())
@@ -145,9 +152,11 @@ def _attention_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
                    seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0, max_seqlen_k: int = 0,
                    out_resid: Optional[torch.Tensor] = None
                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    dq, dk, dv = _gradient_buffers(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, max_seqlen_q, max_seqlen_k)
+    dq, dk, dv, zero_tails = _gradient_buffers(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, max_seqlen_q,
+                                               max_seqlen_k)
     _, dsink = attention_bwd_into(_kernel_layout(dout), q, k, v, out, lse, dq, dk, dv, causal, softmax_scale,
                                   deterministic, None if dlse is None else dlse.contiguous(),
+                                  zero_packed_tails=zero_tails,
                                   window_left=window_left, window_right=window_right, softcap=softcap, sink=sink,
                                   cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, seqused_k=seqused_k,
                                   max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, out_resid=out_resid)
