@@ -4,7 +4,7 @@ do_bench_cudagraph), whose backward under capture cannot read cu_seqlens on the 
 zeroed all of dq / dk / dv before this session). Batches: issue 13's mixed 64 sequences of
 100..4000 tokens (146,440 tokens; session 47's lengths), 4 x 4096 (the equal-length reference of
 sessions 24-47), and 64 x 2288 (equal lengths with the mixed batch's tokens and sequence count).
-32 heads at d64, 16 at d128, bf16. TFLOP/s count the FLOPs the math needs (per sequence S^2,
+32 heads at d64, 16 at d128, bf16 (--dtype). TFLOP/s count the FLOPs the math needs (per sequence S^2,
 halved when causal)."""
 import argparse
 
@@ -22,8 +22,9 @@ ap.add_argument("--dims", default="64,128")
 ap.add_argument("--passes", default="fwd,bwd")
 ap.add_argument("--batches", default="mixed,eq4096x4,eq2288x64")
 ap.add_argument("--rep", type=float, default=30.0)
+ap.add_argument("--dtype", default="bf16", choices=["bf16", "fp16"])
 args = ap.parse_args()
-dt = torch.bfloat16
+dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
 for d in (int(x) for x in args.dims.split(",")):
     h = 2048 // d
     for causal in (False, True):
@@ -46,7 +47,7 @@ for d in (int(x) for x in args.dims.split(",")):
                 if p not in args.passes.split(","):
                     continue
                 ms = tt.do_bench_cudagraph(fn, rep=args.rep)
-                print(f"{args.label} {p} bf16 d{d} {bname} {'causal' if causal else 'full'} {ms:.4f} ms "
+                print(f"{args.label} {p} {args.dtype} d{d} {bname} {'causal' if causal else 'full'} {ms:.4f} ms "
                       f"{f / ms / 1e9:.1f} TFLOP/s", flush=True)
             del q, k, v, dout, out, lse
             torch.cuda.empty_cache()
