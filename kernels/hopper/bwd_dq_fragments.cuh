@@ -25,27 +25,41 @@ namespace hopper {
 
 constexpr int kHalfSlabRows = kDqSlabRows / 2;
 constexpr int kHalfSlabChunks = kHalfSlabRows * kDqSlabCols / 4;  // 16-byte chunks of a half slab
-static_assert(bwd::kRowKernelThreads / bwd::row_lanes(kDqSlabCols) == kHalfSlabRows, "one CTA per half slab");
+static_assert(bwd::kRowKernelThreads / bwd::row_lanes(kDqSlabCols) == kHalfSlabRows, "a CTA's lane groups: a half slab's rows");
 
-// The grid: every half slab of dq_accum.
-inline int64_t fragment_row_kernel_blocks(const BwdParams& p) {
+// The convert takes kSlabUnits half slabs a CTA, both slabs' loads issued before either is staged
+// in shared memory: with one, it moved 3.5 TB/s (ncu, d64, 16k tokens, H200: 73% of the HBM's 4.8);
+// with two, 3.9 (53.2 -> 47.0 us, docs/results/2026-11-30-h200-session50.md). The preprocess keeps
+// one half slab a CTA: two (their O / dO held for the reduction) took it to 60 registers and 69.5 us.
+constexpr int kSlabUnits = 2;
+
+// Every half slab of dq_accum.
+__host__ __device__ inline int64_t fragment_half_slabs(const BwdParams& p) {
   return dq_fragment_floats(p.cu_seqlens_q != nullptr, p.total_q, p.seqlen_q, p.heads, p.batch) / kDqSlabFloats * 2;
 }
+// The grids: the preprocess one CTA a half slab, the convert kSlabUnits.
+inline int64_t fragment_preprocess_blocks(const BwdParams& p) { return fragment_half_slabs(p); }
+inline int64_t fragment_convert_blocks(const BwdParams& p) {
+  return (fragment_half_slabs(p) + kSlabUnits - 1) / kSlabUnits;
+}
 
-// This CTA's half slab: rows [i0, i0 + 32) of sequence (batch entry) b at head h, `rows` of them
-// inside the sequence (none, or fewer, past its end or in a padding slab).
+// Half slab `index`: rows [i0, i0 + 32) of sequence (batch entry) b at head h, `rows` of them
+// inside the sequence (none, or fewer, past its end or in a padding slab, or past the last slab).
 struct HalfSlab {
   float* slab;
   int half, b, h, i0, rows, row0_q;
   int64_t lse_row0;  // lse's row of the sequence's row 0 at head h
 };
 
-// Every thread of the CTA calls it (packed batches: a CTA-wide count).
-__device__ __forceinline__ HalfSlab half_slab_of_block(const BwdParams& p) {
+// Every thread of the CTA calls it (packed batches: a CTA-wide count). index < halves (the
+// fragment_half_slabs count); past it the CTA's last unit has no slab (rows 0).
+__device__ __forceinline__ HalfSlab half_slab_of(const BwdParams& p, int64_t index, int64_t halves) {
   const bool packed = p.cu_seqlens_q != nullptr;
-  const int64_t slab = blockIdx.x / 2;
+  const bool real = index < halves;
+  if (!real) index = halves - 1;  // computed as the last one's, then emptied below
+  const int64_t slab = index / 2;
   HalfSlab u;
-  u.half = blockIdx.x % 2;
+  u.half = static_cast<int>(index % 2);
   u.slab = p.dq_accum + slab * kDqSlabFloats;
   int seqlen, slab_in_seq;
   if (packed) {
@@ -79,7 +93,7 @@ __device__ __forceinline__ HalfSlab half_slab_of_block(const BwdParams& p) {
     slab_in_seq = static_cast<int>(slab % per_seq);
   }
   u.i0 = slab_in_seq * kDqSlabRows + u.half * kHalfSlabRows;
-  u.rows = seqlen - u.i0;
+  u.rows = real ? seqlen - u.i0 : 0;
   u.lse_row0 = lse_row0(packed, p.total_q, p.seqlen_q, p.heads, u.b, u.h, u.row0_q);
   return u;
 }
@@ -101,7 +115,7 @@ __global__ void __launch_bounds__(bwd::kRowKernelThreads) bwd_preprocess_fragmen
     bwd::zero_packed_tails(p, blockIdx.x - tail_block0);
     return;
   }
-  const HalfSlab u = half_slab_of_block(p);
+  const HalfSlab u = half_slab_of(p, blockIdx.x, tail_block0);
   float4* slab = reinterpret_cast<float4*>(u.slab);
 #pragma unroll
   for (int k = threadIdx.x; k < kHalfSlabChunks; k += bwd::kRowKernelThreads) {
@@ -111,33 +125,55 @@ __global__ void __launch_bounds__(bwd::kRowKernelThreads) bwd_preprocess_fragmen
   if (row.valid) bwd::preprocess_row<Traits, kDqSlabCols>(p, row, 0);
 }
 
-// 3. convert: the half slab's chunks into shared memory in row order (rows 72 floats apart: a
+// 3. convert: each half slab's chunks into shared memory in row order (rows 72 floats apart: a
 // warp's float2 stores take the fewest wavefronts), then each row's 8 columns of a lane.
 template <Arch kArch, class Traits>
 __global__ void __launch_bounds__(bwd::kRowKernelThreads) bwd_convert_fragments_kernel(const BwdParams p) {
   constexpr int kStride = kDqSlabCols + 8;
-  __shared__ __align__(16) float rows[kHalfSlabRows * kStride];
-  const HalfSlab u = half_slab_of_block(p);
-  if (u.rows <= 0) return;  // the whole CTA
-  const float4* slab = reinterpret_cast<const float4*>(u.slab);
+  constexpr int kChunksPerThread = kHalfSlabChunks / bwd::kRowKernelThreads;
+  static_assert(kHalfSlabChunks % bwd::kRowKernelThreads == 0, "whole chunks a thread");
+  __shared__ __align__(16) float rows[kSlabUnits][kHalfSlabRows * kStride];
+  const int64_t halves = fragment_half_slabs(p);
+  HalfSlab u[kSlabUnits];
+  float4 x[kSlabUnits][kChunksPerThread];
 #pragma unroll
-  for (int k = threadIdx.x; k < kHalfSlabChunks; k += bwd::kRowKernelThreads) {
-    // Chunk k: 8-column group t, thread lt of the half's 64 -- its warp w holds rows 16 w + lane / 4
-    // (+ 8), columns 8 t + 2 (lane % 4) (+ 1).
-    const int t = k / 64, lt = k % 64;
-    const float4 x = slab[t * 128 + 64 * u.half + lt];
-    const int r = 16 * (lt / 32) + lt % 32 / 4, c = 8 * t + 2 * (lt % 4);
-    *reinterpret_cast<float2*>(rows + r * kStride + c) = make_float2(x.x, x.y);
-    *reinterpret_cast<float2*>(rows + (r + 8) * kStride + c) = make_float2(x.z, x.w);
+  for (int s = 0; s < kSlabUnits; ++s) {
+    u[s] = half_slab_of(p, static_cast<int64_t>(blockIdx.x) * kSlabUnits + s, halves);
+    if (u[s].rows > 0) {
+      const float4* slab = reinterpret_cast<const float4*>(u[s].slab);
+#pragma unroll
+      for (int j = 0; j < kChunksPerThread; ++j) {
+        const int k = threadIdx.x + j * bwd::kRowKernelThreads;
+        x[s][j] = slab[(k / 64) * 128 + 64 * u[s].half + k % 64];
+      }
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < kSlabUnits; ++s) {
+    if (u[s].rows <= 0) continue;  // uniform over the CTA (slab s's)
+#pragma unroll
+    for (int j = 0; j < kChunksPerThread; ++j) {
+      // Chunk k: 8-column group t, thread lt of the half's 64 -- its warp w holds rows 16 w + lane / 4
+      // (+ 8), columns 8 t + 2 (lane % 4) (+ 1).
+      const int k = threadIdx.x + j * bwd::kRowKernelThreads;
+      const int t = k / 64, lt = k % 64;
+      const int r = 16 * (lt / 32) + lt % 32 / 4, c = 8 * t + 2 * (lt % 4);
+      *reinterpret_cast<float2*>(rows[s] + r * kStride + c) = make_float2(x[s][j].x, x[s][j].y);
+      *reinterpret_cast<float2*>(rows[s] + (r + 8) * kStride + c) = make_float2(x[s][j].z, x[s][j].w);
+    }
   }
   __syncthreads();
   const int rr = threadIdx.x / bwd::row_lanes(kDqSlabCols), c = threadIdx.x % bwd::row_lanes(kDqSlabCols) * 8;
-  const bwd::RowOfStats row = half_slab_row(p, u, rr);
   // dQ has the call's head_dim columns.
-  if (!row.valid || c >= p.head_dim) return;
-  const float* src = rows + rr * kStride + c;
-  bwd::store_dq_row<Traits>(p, row, c, *reinterpret_cast<const float4*>(src),
-                            *reinterpret_cast<const float4*>(src + 4));
+  if (c >= p.head_dim) return;
+#pragma unroll
+  for (int s = 0; s < kSlabUnits; ++s) {
+    const bwd::RowOfStats row = half_slab_row(p, u[s], rr);
+    if (!row.valid) continue;
+    const float* src = rows[s] + rr * kStride + c;
+    bwd::store_dq_row<Traits>(p, row, c, *reinterpret_cast<const float4*>(src),
+                              *reinterpret_cast<const float4*>(src + 4));
+  }
 }
 
 }  // namespace hopper

@@ -136,7 +136,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // (Fragment order: its own row kernels, bwd_dq_fragments.cuh, zero whole half slabs.)
   constexpr bool kFragments = bwd_dq_fragments(kHeadDim, kDeterministic);
   const int zero_cols = (p.head_dim + 31) / 32 * 32 < kAccumCols ? (p.head_dim + 31) / 32 * 32 : kAccumCols;
-  const int64_t fragment_blocks = kFragments ? fragment_row_kernel_blocks(p) : 0;
+  const int64_t fragment_blocks = kFragments ? fragment_preprocess_blocks(p) : 0;
   if (fragment_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int tails = bwd::tail_blocks(p);  // 0 unless the caller asked for the packed tails
   if ((kFragments ? fragment_blocks : row_blocks) + tails > 0x7fffffff) return cudaErrorInvalidConfiguration;
@@ -162,7 +162,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   if constexpr (kFragments) {
     bwd_convert_fragments_kernel<Arch::kSm90a, Traits>
-        <<<static_cast<unsigned>(fragment_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
+        <<<static_cast<unsigned>(fragment_convert_blocks(p)), bwd::kRowKernelThreads, 0, stream>>>(params);
   } else {
     bwd::bwd_convert_dq_kernel<Arch::kSm90a, Traits, kAccumCols>
         <<<static_cast<unsigned>(row_blocks), bwd::kRowKernelThreads, 0, stream>>>(params);
