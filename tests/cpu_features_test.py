@@ -302,7 +302,6 @@ def test_packed_ends_come_only_from_a_check_of_the_same_tensors_and_sizes():
     assert _checks.packed_ends(q, k, cu_q, cu_k, 7, 9, None) == (12, 17)
 
 
-
 def test_gradient_buffers_leave_the_packed_tails_to_the_kernels_when_the_ends_are_unknown():
     """The backward's dq / dk / dv (_backward._gradient_buffers): rows past cu_seqlens[-1] are zeroed
     on the host where a front-end check read the ends, else by the kernels (zero_packed_tails),
@@ -320,6 +319,7 @@ def test_gradient_buffers_leave_the_packed_tails_to_the_kernels_when_the_ends_ar
     assert tails is False and all((g == 0).all() for g in (dq, dk, dv))
     *_, tails = _backward._gradient_buffers(t(2, 7, 4, 64), t(2, 9, 2, 64), t(2, 9, 2, 64), None, None, None, 0, 0)
     assert tails is False  # dense: no tails
+
 
 def test_varlen_value_checks_are_skipped_where_no_host_read_is_possible():
     from torch._subclasses.fake_tensor import FakeTensorMode

@@ -519,26 +519,19 @@ def test_cuda_graph_capture_and_replay_with_features():
         assert torch.equal(static_out[:n], f()[:n])
 
 
-
-@pytest.mark.parametrize("head_dim,deterministic,arch", [(64, True, None), (64, False, None), (128, True, None),
-                                                          (256, True, None), (64, True, "sm80_ptx"),
-                                                          (128, False, "sm80_ptx")])
-def test_captured_packed_backward_zeroes_the_rows_past_the_sequences(head_dim, deterministic, arch, monkeypatch):
+@pytest.mark.parametrize("head_dim,deterministic,forced_arch", [(64, True, None), (64, False, None), (128, True, None),
+                                                                 (256, True, None), (64, True, "sm80_ptx"),
+                                                                 (128, False, "sm80_ptx")], indirect=["forced_arch"])
+def test_captured_packed_backward_zeroes_the_rows_past_the_sequences(head_dim, deterministic, forced_arch,
+                                                                     monkeypatch):
     """Under CUDA-graph capture the backward cannot read cu_seqlens on the host, so the kernels zero
     the gradient rows past cu_seqlens[-1] (BwdParams::zero_packed_tails) instead of the op zeroing
     all of dq, dk and dv. The gradients start poisoned (NaN), so a row nothing wrote stays NaN. A
     replay after the last sequence shrank in place (its rows are now tail) must zero the longer
     tails. Rows inside the sequences equal the kernels' run without tail zeroing
     (attention_bwd_into: bitwise where deterministic; dk / dv always, dq within atomics' order).
-    arch: the library that runs both passes (sm80_ptx: the mma.sync backward's preprocess)."""
-    _attention._set_forced_arch(arch)
-    try:
-        _check_captured_packed_tails(head_dim, deterministic, monkeypatch)
-    finally:
-        _attention._set_forced_arch(None)
-
-
-def _check_captured_packed_tails(head_dim, deterministic, monkeypatch):
+    forced_arch: the library that runs both passes (None: by the GPU; sm80_ptx: the mma.sync
+    backward's preprocess)."""
     case = Case(dtype=torch.bfloat16, head_dim=head_dim, gqa=True, varlen=True, causal=True, seed=41 + head_dim)
     out, lse = case.forward()
     monkeypatch.setattr(_attention, "_poison_outputs", True)  # the op's gradients start as NaN

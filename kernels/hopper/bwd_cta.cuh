@@ -78,6 +78,12 @@ struct BwdCta {
     return BwdCta(p, order, n, g, block_m, block_n);
   }
 
+  // A key block past its sequence's last key (packed batches: the grid spans the longest sequence;
+  // seqused_k) has nothing to compute or store, so both main kernels leave before the barriers'
+  // set-up and the register hand-over. Such CTAs were 43% of the grid on 64 sequences of 100..4000
+  // tokens and cost ~1.2 us of an SM each (H200, docs/results/2026-11-30-h200-session50.md).
+  __device__ __forceinline__ bool past_its_keys() const { return n0 >= seq.seqlen_k; }
+
   // Step i's query head (GQA: the CTA walks every query head of its k/v head's group) and block.
   __device__ __forceinline__ int step_head(int i) const { return head_kv * group + by_m_count.quotient(i); }
   __device__ __forceinline__ int step_block(int i) const { return m_begin + i - by_m_count.quotient(i) * m_count; }

@@ -229,11 +229,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
   const AttentionMask<kCausal>& mask = cta.mask;
   const int n0 = cta.n0;
   const int steps = cta.steps;
-  // A key block past its sequence's last key (packed batches: the grid spans the longest sequence;
-  // seqused_k) has nothing to compute or store. Such CTAs were 43% of the grid on 64 sequences of
-  // 100..4000 tokens and cost ~1.2 us of an SM each (H200, docs/results/2026-11-30-h200-session50.md);
-  // they leave before the barriers' set-up and the register hand-over.
-  if (cta.n0 >= cta.seq.seqlen_k) return;
+  if (cta.past_its_keys()) return;  // BwdCta::past_its_keys says why
 
   init_bwd_barriers<kStages>(maps, smem, kConsumerWarps);
   __syncthreads();

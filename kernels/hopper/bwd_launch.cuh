@@ -137,7 +137,6 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   constexpr bool kFragments = bwd_dq_fragments(kHeadDim, kDeterministic);
   const int zero_cols = (p.head_dim + 31) / 32 * 32 < kAccumCols ? (p.head_dim + 31) / 32 * 32 : kAccumCols;
   const int64_t fragment_blocks = kFragments ? fragment_preprocess_blocks(p) : 0;
-  if (fragment_blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int tails = bwd::tail_blocks(p);  // 0 unless the caller asked for the packed tails
   if ((kFragments ? fragment_blocks : row_blocks) + tails > 0x7fffffff) return cudaErrorInvalidConfiguration;
   if constexpr (kFragments) {
