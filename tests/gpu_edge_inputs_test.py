@@ -359,6 +359,43 @@ def test_kvcache_window_sides_up_to_int32_max_mean_the_whole_cache(window, causa
         check_close("out (row %d)" % b, big[b:b + 1], ref.out, low.out)
 
 
+
+# Softcap's range (a cap bounds every score, so bf16 calls with softcaps up to 52.7 take the sm90a
+# forward's softmax step without a running max: kernels/common/online_softmax.cuh step_bounded;
+# fp16 and larger softcaps keep the running max): scores spread over the cap; every score just
+# above -softcap (tanh near -1: P near its smallest, 2^-120 at softcaps from 41.6 on); one key per
+# row far above the others (P spanning the whole range, up to 2^32 at 52.7). out, lse and the
+# gradients (the backward rebuilds P from the lse; one_high: dv only, its one-hot softmax leaves dq
+# and dk at rounding level, which no relative bound can judge) against the float64 reference;
+# both dtypes, each side of the bound.
+@pytest.mark.parametrize("softcap", [30.0, 50.0, 52.5, 60.0])
+@pytest.mark.parametrize("scores", ["spread", "near_floor", "one_high"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_softcap_range_matches_float64(dtype, head_dim, scores, softcap):
+    seed = 1000 * head_dim + int(softcap) + 10 * len(scores)
+    b, s, h = 2, 300, 4
+    q, k, v = (randn(b, s, h, head_dim, dtype=torch.float32, seed=seed + i) for i in range(3))
+    scale = head_dim ** -0.5 * 3.0
+    if scores != "spread":
+        # q . k = -9 +- ~1.5 for every pair; times scale / softcap = 0.5: tanh arguments -4.5 +- 0.75.
+        u = randn(head_dim, dtype=torch.float32, seed=seed + 3)
+        u = u / u.norm()
+        q, k = 3.0 * u + 0.3 * q, -3.0 * u + 0.3 * k
+        scale = 0.5 * softcap
+        if scores == "one_high":
+            k[:, 7] = -k[:, 7]  # key 7: tanh argument +4.5, far above the others
+    q, k, v = (t.to(dtype).requires_grad_() for t in (q, k, v))
+    dout = randn(b, s, h, head_dim, dtype=dtype, seed=seed + 4)
+    out, lse, _ = flashcore.flash_attn_func(q, k, v, softmax_scale=scale, softcap=softcap, return_attn_probs=True)
+    grads = torch.autograd.grad(out, (q, k, v), dout)
+    ref, low = references(q.detach(), k.detach(), v.detach(), dout, softmax_scale=scale, softcap=softcap)
+    check_close("out", out.detach(), ref.out, low.out)
+    check_close("lse", lse, ref.lse, low.lse)
+    for name, g, r, lg in zip(("dq", "dk", "dv"), grads, (ref.dq, ref.dk, ref.dv), (low.dq, low.dk, low.dv)):
+        if scores != "one_high" or name == "dv":
+            check_close(name, g, r, lg)
+
 if __name__ == "__main__":
     check_expected_gpu()
     sys.exit(pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider", "--durations=8"]

@@ -204,6 +204,50 @@ struct OnlineSoftmax {
     }
   }
 
+  // Softcap's scores are bounded: softcap * tanh(.) lies in [-softcap, softcap], so with the
+  // softmax's log2 scale softcap * log2(e) = scale_log2 every exponent lies within 2 * scale_log2
+  // below scale_log2. Subtracting a fixed `m_fixed` near that bound instead of the row's running
+  // max (softmax is shift-invariant) needs no max at all: no compare chain and quad shuffles before
+  // the exp2s, no alpha, no rescale of O. The caller picks m_fixed so that P = 2^(t * scale_log2 -
+  // m_fixed) stays within [2^-120, 2^32] for every t in [-1, 1] (bounded_softcap_max below),
+  // which fp32 sums and bf16 P hold (not fp16 P: its exponent range is 2^-24..2^15). `s`: raw
+  // scores already multiplied by softmax_scale / softcap; tanh is taken here. With kMask, columns
+  // outside keys[h] get P = 0 (hidden after the tanh, which maps -inf to -1).
+  template <bool kMask>
+  __device__ __forceinline__ void step_bounded(float (&s)[kNTiles * 4], float scale_log2, float m_fixed, int col0,
+                                               const KeyRange (&keys)[2], float (&alpha)[2]) {
+    const int base = col0 + 2 * (threadIdx.x % 4);
+    float sum[2][2] = {{0.f, 0.f}, {0.f, 0.f}};  // (row half, column parity): four short chains
+#pragma unroll
+    for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float& x = s[4 * t + 2 * h + e];
+          float tx = tanh_approx(x);
+          if constexpr (kMask) {
+            const int c = 8 * t + e;
+            tx = c >= keys[h].lo - base && c < keys[h].hi - base ? tx : -INFINITY;
+          }
+          x = exp2_approx(fmaf(tx, scale_log2, -m_fixed));
+          sum[h][e] += x;
+        }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      row_sum[h] += sum[h][0] + sum[h][1];
+      // What finish() and the lse count from -- once the row sees a key of a block: a row that has
+      // not keeps -inf, as with the running max, so that a tile whose blocks hide all of a row's
+      // keys and one that skips those blocks give the same lse (with a sink: the sink's alone).
+      // Decided from the row's key range, the same in each thread of its quad (finish() reduces
+      // the sums over the quad but takes each thread's own max).
+      const bool sees_keys =
+          !kMask || (keys[h].lo < keys[h].hi && keys[h].lo < col0 + 8 * kNTiles && keys[h].hi > col0);
+      row_max[h] = sees_keys ? m_fixed : row_max[h];
+      alpha[h] = 1.f;
+    }
+  }
+
   // Row sums reduced over the quad; inv[h] is what the output accumulator is multiplied by (1/sum;
   // 0 for a row that saw no key) and lse[h] the natural-log log-sum-exp (-inf for such a row).
   // `sink_log2` (-inf: none) is an attention sink's logit in log2 units: it joins the
@@ -229,6 +273,20 @@ struct OnlineSoftmax {
     }
   }
 };
+
+// OnlineSoftmax::step_bounded's fixed subtrahend for a softcap's log2 scale, or NaN where the
+// bound does not apply: with scale_log2 = softcap * log2(e), exponents t * scale_log2 - m lie in
+// [-2 scale_log2 + offset, offset] for m = scale_log2 - offset; offset = max(0, 2 scale_log2 - 120)
+// keeps the smallest P at 2^-120 or above (ex2.approx.ftz flushes below 2^-126), and the largest at
+// 2^kBoundedSoftcapMaxPLog2 or below. bf16 P holds that (fp32's exponent range), and so do the
+// fp32 sums and O accumulators unless |V| x keys passes ~2^95 (|V| beyond 2^64 at 2^31 keys; the
+// running max allows 2^8 there). So softcaps up to (120 + 32) / (2 log2(e)) = 52.7: Grok's 30,
+// Gemma 2's 50.
+constexpr float kBoundedSoftcapMaxPLog2 = 32.f;
+__host__ __device__ __forceinline__ float bounded_softcap_max(float scale_log2) {
+  const float offset = fmaxf(0.f, 2.f * scale_log2 - 120.f);
+  return offset <= kBoundedSoftcapMaxPLog2 ? scale_log2 - offset : NAN;
+}
 
 // Multiplies each row of an accumulator fragment (same layout, kTiles n8 groups) by alpha[h].
 template <int kTiles>

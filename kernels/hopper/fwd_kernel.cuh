@@ -219,6 +219,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   const int lane = threadIdx.x % 32;
   const float scale_log2 = softmax_scale_log2(p, p.softmax_scale);
   constexpr DType kDType = Traits::kDType;
+  // bf16 softcap calls within bounded_softcap_max's range take the softmax step without a running
+  // max (OnlineSoftmax::step_bounded): softcap * tanh bounds every score. fp16 P cannot hold the
+  // range, so fp16 keeps the running max (the branch below is compiled out).
+  const float m_bounded = kDType == DType::kBf16 && p.softcap > 0.f ? bounded_softcap_max(scale_log2) : NAN;
+  const bool bounded_softcap = !isnan(m_bounded);
   // Calls whose head dims fit the kernel's narrow shape (tile_policy.h fwd_narrow_shape: e.g. 80
   // on the 96 kernel, the (192, 128) pair on the 192 kernel) run a second copy of the mainloop
   // with fewer GEMM columns; the choice is made once per call, outside the mainloop, because a
@@ -322,7 +327,22 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // into the first: merged, the other head dims' SASS changed (unmeasured); apart, it is the
     // SASS they had before session 31 (cuobjdump).
     constexpr bool kTanhInSoftmaxStep = kHeadDim == 128;
+    // A bounded softcap (m_bounded above): measured on an H200 (kernel-only, alternating processes,
+    // docs/results/2026-11-30-h200-session51.md), softcap 30 and 50 rows d128 +5.7..+8.3%, d64
+    // +2.0..+4.7%; issue 13's softcap row (d128 S4096 causal) then costs +8.9 / +10.0% over plain
+    // (was +18.5 / +19.5%). The code it adds gave the bf16 d128 full kernel an 8-byte spill, reloaded
+    // once per tile outside the key-block loop (plain d128 full rows 0.973-1.007 over three calls);
+    // passing the fixed max as a kernel argument instead left the spill as it was.
     auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
+      if (bounded_softcap) {
+        scale_scores(s, p.softmax_scale / p.softcap);
+        if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
+          softmax.template step_bounded<true>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
+        } else {
+          softmax.template step_bounded<false>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
+        }
+        return;
+      }
       if constexpr (kTanhInSoftmaxStep) {
         const bool softcap = p.softcap > 0.f;
         if (softcap) scale_scores(s, p.softmax_scale / p.softcap);
