@@ -359,7 +359,6 @@ def test_kvcache_window_sides_up_to_int32_max_mean_the_whole_cache(window, causa
         check_close("out (row %d)" % b, big[b:b + 1], ref.out, low.out)
 
 
-
 # Softcap's range (a cap bounds every score, so bf16 calls with softcaps up to 52.7 take the sm90a
 # forward's softmax step without a running max: kernels/common/online_softmax.cuh step_bounded;
 # fp16 and larger softcaps keep the running max): scores spread over the cap; every score just
@@ -395,6 +394,7 @@ def test_softcap_range_matches_float64(dtype, head_dim, scores, softcap):
     for name, g, r, lg in zip(("dq", "dk", "dv"), grads, (ref.dq, ref.dk, ref.dv), (low.dq, low.dk, low.dv)):
         if scores != "one_high" or name == "dv":
             check_close(name, g, r, lg)
+
 
 if __name__ == "__main__":
     check_expected_gpu()
