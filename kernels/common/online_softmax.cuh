@@ -25,6 +25,29 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
+// 2^x on the FMA and integer pipes instead of the special-function unit (MUFU), for a share of a
+// softmax step's exponentials where the step's MUFU stream is what bounds it (FlashAttention-4
+// moves part of its exp2s this way): a MUFU op holds its SMSP's XU pipe 8 clocks a warp, this
+// takes eight or nine instructions that issue between the MUFU ops.
+// 2^x = 2^floor(x) * p(x - floor(x)): floor from a round-down add of 1.5 * 2^23 (the sum's low
+// mantissa bits hold it), p a degree-3 polynomial with p(0) = 1 fitted here for the least
+// relative error on [0, 1) (2^-13.5: under bf16 P's rounding, 2^-9, not fp16's), 2^floor(x)
+// built in the exponent field. NaN stays NaN (p is NaN). kClamp: x may lie below -126 (-inf for a
+// hidden column): clamped at -127 (max.NaN, which keeps a NaN), where the exponent field becomes
+// 0, so the result is exactly 0 as exp2_approx's flush gives; without it x must be >= -126.
+template <bool kClamp>
+__device__ __forceinline__ float exp2_poly(float x) {
+  constexpr float kRoundMagic = 12582912.f;
+  if constexpr (kClamp) asm("max.NaN.f32 %0, %0, 0fC2FE0000;" : "+f"(x));  // -127
+  const float t = __fadd_rd(x, kRoundMagic);
+  const float f = x - (t - kRoundMagic);  // in [0, 1)
+  const float p = fmaf(fmaf(fmaf(0.07706724107265472f, f, 0.22764497995376587f), f, 0.6951166391372681f), f, 1.f);
+  // t's bits are 0x4B400000 + floor(x); their low 9 bits shifted into the exponent field (mod
+  // 2^32) give floor(x) + 127 for floor(x) in [-127, 128].
+  const float two_to_floor = __uint_as_float(__float_as_uint(t) * (1u << 23) + (127u << 23));
+  return p * two_to_floor;
+}
+
 // What step() applies to a block's scores between finding their extreme and the exp2s: nothing,
 // or softcap's tanh (of scores the caller has already multiplied by softmax_scale / softcap). For a
 // non-decreasing transform the transformed block's extreme is the transform of the raw extreme, so
@@ -59,6 +82,13 @@ template <int kNTiles, int kMaxSlack = 0, bool kHalvesTogether = false>
 struct OnlineSoftmax {
   float row_max[2];  // running max, log2 units; -inf while a row has seen no key
   float row_sum[2];  // running sum of this thread's columns (quad-reduced in finish())
+
+  // Whether n8 column group t takes exp2_poly (a compile-time answer once the loops unroll).
+  template <int kPolyEvery>
+  static __device__ __forceinline__ bool takes_poly(int t) {
+    if constexpr (kPolyEvery > 0) return t % kPolyEvery == kPolyEvery - 1;
+    return false;
+  }
 
   __device__ __forceinline__ OnlineSoftmax() {
     row_max[0] = row_max[1] = -INFINITY;
@@ -212,8 +242,10 @@ struct OnlineSoftmax {
   // m_fixed) stays within [2^-120, 2^32] for every t in [-1, 1] (bounded_softcap_max below),
   // which fp32 sums and bf16 P hold (not fp16 P: its exponent range is 2^-24..2^15). `s`: raw
   // scores already multiplied by softmax_scale / softcap; tanh is taken here. With kMask, columns
-  // outside keys[h] get P = 0 (hidden after the tanh, which maps -inf to -1).
-  template <bool kMask>
+  // outside keys[h] get P = 0 (hidden after the tanh, which maps -inf to -1). kPolyEvery (0:
+  // none): every kPolyEvery-th n8 column group takes exp2_poly instead of the MUFU's exp2 (tanh and
+  // exp2 make this step two MUFU ops a score); unmasked, every exponent is >= -120, so unclamped.
+  template <bool kMask, int kPolyEvery = 0>
   __device__ __forceinline__ void step_bounded(float (&s)[kNTiles * 4], float scale_log2, float m_fixed, int col0,
                                                const KeyRange (&keys)[2], float (&alpha)[2]) {
     const int base = col0 + 2 * (threadIdx.x % 4);
@@ -230,7 +262,8 @@ struct OnlineSoftmax {
             const int c = 8 * t + e;
             tx = c >= keys[h].lo - base && c < keys[h].hi - base ? tx : -INFINITY;
           }
-          x = exp2_approx(fmaf(tx, scale_log2, -m_fixed));
+          const float y = fmaf(tx, scale_log2, -m_fixed);
+          x = takes_poly<kPolyEvery>(t) ? exp2_poly<kMask>(y) : exp2_approx(y);
           sum[h][e] += x;
         }
 #pragma unroll

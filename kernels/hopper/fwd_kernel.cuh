@@ -311,6 +311,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
 #pragma unroll
     for (int i = 0; i < kOTiles * 4; ++i) o[i] = 0.f;
     OnlineSoftmax<kSTiles, kFwdMaxSlackLog2, fwd_softmax_halves_together(kHeadDim)> softmax;
+    constexpr int kBoundedPolyEvery = fwd_bounded_exp2_poly_every(kHeadDim);
 
     // A key block needs masking if some row of this tile does not see all of it. Softcap: the
     // scores become tanh(scale * s / softcap) and the softmax scale softcap * log2(e).
@@ -337,9 +338,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
       if (bounded_softcap) {
         scale_scores(s, p.softmax_scale / p.softcap);
         if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
-          softmax.template step_bounded<true>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
+          softmax.template step_bounded<true, kBoundedPolyEvery>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
         } else {
-          softmax.template step_bounded<false>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
+          softmax.template step_bounded<false, kBoundedPolyEvery>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
         }
         return;
       }

@@ -198,6 +198,16 @@ constexpr int fwd_tile_shift_unit(int block_m, int block_n_rows) { return std::g
 // At 128 a first build measured -3.5..+2.4% (bf16, kernel-only, H100), within the A/B's noise, so
 // 128 keeps the order it had (docs/results/2026-11-25-h100-session22.md).
 constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 128; }
+// How many of the bounded softcap step's exponentials run on the FMA pipe (OnlineSoftmax::
+// step_bounded's kPolyEvery, kernels/common/online_softmax.cuh): every n-th n8 column group, 0
+// none. That step is two MUFU ops a score (tanh, exp2) and no max chain: per warp instruction (32
+// scores) 16 clocks of an SMSP's XU pipe against GEMMs of ~7.7 clocks at head dim 64, ~15.4 at 128
+// (4 x head_dim FLOP a score at the tensor peak). Measured on an H200 (bf16, kernel-only,
+// alternating processes, docs/results/2026-11-30-h200-session52.md), d64 softcap rows against
+// none: every 3rd +4.3..+8.9%, every 4th +2.2..+8.8%, every 8th +3.6..+7.7%, every 2nd +1..+7%;
+// d128 every 4th 0.97-0.99, every 2nd 0.94-0.97. The running-max steps lost wherever tried (plain
+// d64 every 4th 0.89-0.92, every 2nd 0.79-0.84; fp16 softcap at 64 / 96 / 128 0.91-0.99).
+constexpr int fwd_bounded_exp2_poly_every(int head_dim) { return head_dim == 64 ? 3 : 0; }
 // Who decodes a forward tile's place in the walk (fwd_kernel.cuh kPlanFromProducer): the producer
 // alone, handing each tile's plan to the consumers with its Q (a slot beside the Q buffer), or
 // every consumer warpgroup again for itself. A consumer's own plan cost 500-1,700 clocks at each
