@@ -30,9 +30,10 @@ __device__ __forceinline__ float exp2_approx(float x) {
 // moves part of its exp2s this way): a MUFU op holds its SMSP's XU pipe 8 clocks a warp, this
 // takes eight or nine instructions that issue between the MUFU ops.
 // 2^x = 2^floor(x) * p(x - floor(x)): floor from a round-down add of 1.5 * 2^23 (the sum's low
-// mantissa bits hold it), p a degree-3 polynomial with p(0) = 1 fitted here for the least
-// relative error on [0, 1) (2^-13.5: under bf16 P's rounding, 2^-9, not fp16's), 2^floor(x)
-// built in the exponent field. NaN stays NaN (p is NaN). kClamp: x may lie below -126 (-inf for a
+// mantissa bits hold it), p a degree-3 polynomial with p(0) = 1 fitted for the least relative
+// error on [0, 1) (2^-13.5: under bf16 P's rounding, 2^-9, not fp16's; the fit:
+// docs/results/2026-11-30-h200-session52/scripts/fit_exp2_poly.py), 2^floor(x) built in the
+// exponent field. NaN stays NaN (p is NaN). kClamp: x may lie below -126 (-inf for a
 // hidden column): clamped at -127 (max.NaN, which keeps a NaN), where the exponent field becomes
 // 0, so the result is exactly 0 as exp2_approx's flush gives; without it x must be >= -126.
 template <bool kClamp>

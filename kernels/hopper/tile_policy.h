@@ -206,7 +206,7 @@ constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 12
 // alternating processes, docs/results/2026-11-30-h200-session52.md), d64 softcap rows against
 // none: every 3rd +4.3..+8.9%, every 4th +2.2..+8.8%, every 8th +3.6..+7.7%, every 2nd +1..+7%;
 // d128 every 4th 0.97-0.99, every 2nd 0.94-0.97. The running-max steps lost wherever tried (plain
-// d64 every 4th 0.89-0.92, every 2nd 0.79-0.84; fp16 softcap at 64 / 96 / 128 0.91-0.99).
+// d64 every 4th 0.89-0.97, every 2nd 0.79-0.91; fp16 softcap at 64 / 96 / 128 0.91-0.99).
 constexpr int fwd_bounded_exp2_poly_every(int head_dim) { return head_dim == 64 ? 3 : 0; }
 // Who decodes a forward tile's place in the walk (fwd_kernel.cuh kPlanFromProducer): the producer
 // alone, handing each tile's plan to the consumers with its Q (a slot beside the Q buffer), or
