@@ -1,7 +1,7 @@
 """Session 53: decode cells for an A/B of two builds in alternating processes (the build on
 PYTHONPATH). Prints "LABEL|row|layout|us|pct" lines; paged_ab_table.py takes the best per cell and
 build. Layouts as paged_scatter.py (a /key or /address suffix forces the page order).
-Usage: python3 paged_ab.py LABEL [HEAD_DIMS, default 128]"""
+Usage: python3 paged_ab.py LABEL [HEAD_DIMS, default 128] [b1: the B1 rows only]"""
 import sys
 
 import torch
@@ -19,7 +19,8 @@ ROWS = [((1, 32, 32, 65536), B1), ((1, 32, 8, 131072), B1)]
 ROWS_D128 = [((8, 32, 32, 32768), BATCHED), ((32, 32, 32, 8192), BATCHED), ((128, 32, 8, 2048), BATCHED),
              ((64, 64, 8, 4096), BATCHED)]
 for d in dims:
-    for (b, hq, hk, sk), layouts in ROWS + (ROWS_D128 if d == 128 else []):
+    b1_only = len(sys.argv) > 3 and sys.argv[3] == "b1"
+    for (b, hq, hk, sk), layouts in ROWS + (ROWS_D128 if d == 128 and not b1_only else []):
         gen = torch.Generator().manual_seed(0)
         q = torch.randn(b, 1, hq, d, device="cuda", dtype=torch.bfloat16)
         k = torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16)
