@@ -1,6 +1,7 @@
 """Decode benchmark (issue 16): flashcore.flash_attn_with_kvcache vs torch SDPA (flash, cuDNN) and,
-with --fa4, FlashAttention-4 (contiguous and paged) on one-token decode over long KV caches, and
-chunked prefill against flashcore's plain forward.
+with --fa4, FlashAttention-4 (contiguous and paged), with --flashinfer, FlashInfer's paged decode
+(its CUDA-core and tensor-core kernels), on one-token decode over long KV caches, and chunked
+prefill against flashcore's plain forward.
 
   python tools/bench/decode.py --out_dir=/tmp/bench          # with flashcore importable
   python tools/bench/attention.py --mode=decode ...          # the same, through the attention bench
@@ -120,11 +121,53 @@ def fa4_decode_call(fa4, q, kc, vc, lens, table, num_splits=0):
     return call
 
 
+def flashinfer_module():
+    """The flashinfer package, or None where it is not importable (bringing it onto the GPU machines:
+    docs/results/2026-11-30-h200-session54.md)."""
+    try:
+        import flashinfer
+    except Exception:  # noqa: BLE001 - an absent or broken install: FlashInfer is left out of the table
+        return None
+    return flashinfer
+
+
+# FlashInfer's variants: its CUDA-core decode kernel, and its tensor-core path (the prefill kernel
+# on one query row a request, what SGLang and vLLM pick for grouped heads).
+FLASHINFER_VARIANTS = (("flashinfer", False), ("flashinfer_tc", True))
+
+
+def flashinfer_decode_call(fi, torch, q, kc, vc, table, use_tensor_cores):
+    """FlashInfer's BatchDecodeWithPagedKVCacheWrapper over the same cache: pages (num_pages, page,
+    Hk, D) through `table` (its rows as the page indices), or a dense (B, Sk, Hk, D) cache as one page
+    of Sk keys a row. Planned once here, outside the captured graph, as a serving loop plans a step
+    before replaying it."""
+    b, _, hq, d = q.shape
+    hk = kc.shape[2]
+    dev = q.device
+    if table is None:
+        page_size, indices, pages_per_row = kc.shape[1], torch.arange(b, dtype=torch.int32, device=dev), 1
+    else:
+        page_size, indices, pages_per_row = kc.shape[1], table.flatten().to(torch.int32), table.shape[1]
+    indptr = torch.arange(b + 1, dtype=torch.int32, device=dev) * pages_per_row
+    last_page_len = torch.full((b,), page_size, dtype=torch.int32, device=dev)  # every row fills its pages
+    workspace = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
+    wrapper = fi.BatchDecodeWithPagedKVCacheWrapper(workspace, "NHD", use_tensor_cores=use_tensor_cores)
+    wrapper.plan(indptr, indices, last_page_len, hq, hk, d, page_size, q_data_type=q.dtype, kv_data_type=kc.dtype)
+    q_rows = q.view(b, hq, d)
+
+    def call():
+        return wrapper.run(q_rows, (kc, vc)).view(b, 1, hq, d)
+    return call
+
+
 def decode_rows(args, torch, flashcore, results, bw, dtype):
     fa4 = fa4_varlen_func() if args.fa4 else None
     if args.fa4:
         print("FlashAttention-4: %s" % ("flash_attn.cute.flash_attn_varlen_func" if fa4 else "not importable"),
               flush=True)
+    fi = flashinfer_module() if args.flashinfer else None
+    if args.flashinfer:
+        print("FlashInfer: %s" % (getattr(fi, "__version__", "?") if fi else "not importable"), flush=True)
     gen = torch.Generator().manual_seed(0)
     for (b, hq, hk, sk) in DECODE_ROWS:
         d = args.head_dim
@@ -180,10 +223,22 @@ def decode_rows(args, torch, flashcore, results, bw, dtype):
                     row["us"]["fa4_" + layout] = graph_time_us(call, args.calls, args.reps)
                 except Exception as e:  # noqa: BLE001 - FA4 refusing a layout is data
                     row["errors"]["fa4_" + layout] = str(e)[:300]
+            for variant, tensor_cores in FLASHINFER_VARIANTS if fi is not None else ():
+                name = "%s_%s" % (variant, layout)
+                try:
+                    call = flashinfer_decode_call(fi, torch, q, kc, vc, table, tensor_cores)
+                    out = call()
+                    if ref is not None:
+                        row["errors"][name + "_maxdiff"] = (out.float() - ref.float()).abs().max().item()
+                    row["us"][name] = graph_time_us(call, args.calls, args.reps)
+                except Exception as e:  # noqa: BLE001 - FlashInfer refusing a layout is data
+                    row["errors"][name] = str(e)[:300]
             del kc, vc
         results.append(row)
         cells = ["%-26s" % row["shape"], "floor %7.1f" % floor_us]
-        for name in ["flashcore_" + l for l in LAYOUTS] + (["fa4_" + l for l in LAYOUTS] if fa4 else []) + ["flash", "cudnn"]:
+        names = ["flashcore_" + l for l in LAYOUTS] + (["fa4_" + l for l in LAYOUTS] if fa4 else [])
+        names += ["%s_%s" % (v, l) for v, _ in FLASHINFER_VARIANTS for l in LAYOUTS] if fi else []
+        for name in names + ["flash", "cudnn"]:
             us = row["us"].get(name)
             cells.append("%s %s" % (name, "%7.1f us %5.1f%%" % (us, 100 * floor_us / us) if us else "-"))
         print(" | ".join(cells), flush=True)
@@ -363,6 +418,9 @@ def parse(argv):
     p.add_argument("--fa4", action="store_true",
                    help="also FlashAttention-4 (flash_attn.cute.flash_attn_varlen_func, page_table for paged "
                         "caches) on every decode row and layout, where importable")
+    p.add_argument("--flashinfer", action="store_true",
+                   help="also FlashInfer's BatchDecodeWithPagedKVCacheWrapper (CUDA-core and tensor-core kernels) on "
+                        "every decode row and layout, where importable")
     p.add_argument("--no_prefill", action="store_true")
     p.add_argument("--prefill_only", action="store_true", help="only the chunked prefill rows and the paged varlen routes")
     p.add_argument("--routes_only", action="store_true", help="only the paged varlen routing rows")
