@@ -331,10 +331,22 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
       }
     }
   }
+  // Where a step refills the stage its block came from. Early: at the top of the next step, after
+  // the barrier that follows that step's wait, kStages - 1 blocks ahead. Late (the key-order TMA
+  // walk of unsplit calls at head dims up to 128, two stages, at pages of at most 16 keys: four or
+  // more boxes a block): at the end of the step that read it, before the warps wait for the next
+  // block, so both stages are in flight through that wait. Measured on two H200s (issue 16's rows,
+  // docs/results/2026-11-30-h200-session54.md): late refills gave the batched rows' pages of 16
+  // +0.8..+2.1% at head dims 64 and 128 (B8 Hq32 -0.3..0.0), but pages of 32 -0.9..+0.8, pages of
+  // 256 -0.5..-1.8, the split calls (three stages) 0..-1.3, and head dim 256's kernels -3..-7% on
+  // every paged row, early ones included (a second refill path in its 128-register O kernel).
+  constexpr bool kMayRefillLate = kTma && kStages == 2 && !kByAddress && kHeadDim <= 128;
+  const bool refill_late = kMayRefillLate && page_size <= 16 && p.num_splits == 1;
+  const int ahead = refill_late ? kStages : kStages - 1;
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
+  for (int s = 0; s < (kMayRefillLate ? kStages : kStages - 1); ++s) {
     if constexpr (kTma) {
-      if (s < n_blocks) {
+      if (s < n_blocks && (!kMayRefillLate || s < ahead)) {
         tma_fetch(blk_begin + s, 0, std::false_type{});
         tma_issue(s, key_order_boxes(blk_begin + s));
       }
@@ -374,7 +386,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
     // hides under that wait and they queue behind no copy of this step (loading them one step
     // earlier, or at the refill, measured the same or up to 1% slower). page_of_row (cp.async walk)
     // and tma_page (TMA walk) are free: the previous step's refill has read them.
-    const int refill = it + kStages - 1;  // the block this step's refill loads
+    const int refill = it + ahead;  // the block this step's refill loads
     if constexpr (kByAddress) {  // (on the TMA walk)
       if (refill < n_blocks) {
         if (refill >= kHeadBlocks) {
@@ -415,6 +427,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
       if (it == 0) cp_async_wait<0>();  // Q
       hopper::mbar_wait(&kv_full[stage], (it / kStages) & 1);
       // V rows past the last key: zeroed before the barrier below publishes them.
+      bool zeroed = false;
       if (sorted_block) {
         const int i_sorted = it - kHeadBlocks;
         const int tail_slot = *sorted_tail_slot;
@@ -424,13 +437,17 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
             const int slot = i_sorted * pages_per_block + (r >> page_log2);
             return slot >= sorted_valid || (slot == tail_slot && (r & (page_size - 1)) >= sorted_tail_rows);
           });
+          zeroed = true;
         }
       } else if (n0 + kBlockN > seq.seqlen_k) {
         zero_v_rows(stage, [&](int r) { return n0 + r >= seq.seqlen_k; });
+        zeroed = true;
       }
-      __syncthreads();
-      // Refill the stage every warp finished reading in the previous step (barrier above).
-      if (refill < n_blocks) {
+      // (Late refills: the barrier only publishes zeroed rows, or Q at the first step; a CTA-uniform
+      // branch.)
+      if (!refill_late || zeroed || it == 0) __syncthreads();
+      // Early: refill the stage every warp finished reading in the previous step (barrier above).
+      if (!refill_late && refill < n_blocks) {
         tma_issue(refill % kStages, kByAddress && refill >= kHeadBlocks ? sorted_boxes(refill - kHeadBlocks)
                                                                         : key_order_boxes(blk_begin + refill));
       }
@@ -527,6 +544,10 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
         Traits::mma_16x8x16(n8_tile(acc_o, 2 * dn), a, bv[0], bv[1]);
         Traits::mma_16x8x16(n8_tile(acc_o, 2 * dn + 1), a, bv[2], bv[3]);
       }
+    }
+    if (refill_late) {  // (kMayRefillLate: compiled out elsewhere)
+      __syncthreads();  // every warp has read this step's stage
+      if (refill < n_blocks) tma_issue(stage, key_order_boxes(blk_begin + refill));
     }
   }
   cp_async_wait<0>();
