@@ -398,6 +398,34 @@ def test_softcap_range_matches_float64(dtype, head_dim, scores, softcap):
             check_close(name, g, r, lg)
 
 
+# A row that sees one key has P = 1: its out is that key's v, and in exact math its dq is 0 (dS =
+# P (dP - D) with D = dO . out = dO . v = dP). The bf16 softcap forward subtracts a fixed bound
+# instead of the row max (online_softmax.cuh step_bounded), so such a row's P is not 1 there; its
+# sum must count P as the P V GEMM rounds it, or out misses v by an ulp and the backward's dq is
+# 10-20x the same math's error (found by the fuzzer's one-key sequences, session 54). Both dtypes,
+# with and without softcap (softcap 0 and fp16 take the running max), both head dims.
+@pytest.mark.parametrize("softcap", [0.0, 5.0, 30.0])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_one_key_rows_return_that_key_and_zero_dq(dtype, head_dim, softcap):
+    lens_q, lens_k = [232, 1, 40], [1, 62, 1]
+    cu_q = torch.tensor([0, 232, 233, 273], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0, 1, 63, 64], dtype=torch.int32, device="cuda")
+    seed = 7 * head_dim + int(softcap)
+    q, k, v = (randn(n, 2, head_dim, dtype=dtype, seed=seed + i) for i, n in enumerate((273, 64, 64)))
+    dout = randn(273, 2, head_dim, dtype=dtype, seed=seed + 3)
+    leaves = [t.clone().requires_grad_() for t in (q, k, v)]
+    out = flashcore.flash_attn_varlen_func(*leaves, cu_q, cu_k, max(lens_q), max(lens_k), softcap=softcap)
+    grads = torch.autograd.grad(out, leaves, dout)
+    for seq in (0, 2):  # the one-key sequences: every row's out is its key's v, bit for bit
+        rows = out[int(cu_q[seq]):int(cu_q[seq + 1])].detach()
+        assert torch.equal(rows, v[int(cu_k[seq])].expand_as(rows)), "sequence %d: out is not its one key's v" % seq
+    ref, low = references(q, k, v, dout, softcap=softcap, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+    check_close("out", out.detach(), ref.out, low.out)
+    for name, g, r, lg in zip(("dq", "dk", "dv"), grads, (ref.dq, ref.dk, ref.dv), (low.dq, low.dk, low.dv)):
+        check_close(name, g, r, lg)
+
+
 if __name__ == "__main__":
     check_expected_gpu()
     sys.exit(pytest.main([__file__, "-q", "-rs", "-s", "-p", "no:cacheprovider", "--durations=8"]
