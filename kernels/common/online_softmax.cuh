@@ -7,10 +7,7 @@
 // exponentials; the log-sum-exp written out is converted back to natural log.
 #pragma once
 
-#include <cuda_bf16.h>
-
 #include <cmath>
-#include <cstdint>
 
 #include "kernels/common/mask.cuh"
 
@@ -50,15 +47,6 @@ __device__ __forceinline__ float exp2_poly(float x) {
   // 2^32) give floor(x) + 127 for floor(x) in [-127, 128].
   const float two_to_floor = __uint_as_float(__float_as_uint(t) * (1u << 23) + (127u << 23));
   return p * two_to_floor;
-}
-
-// a and b rounded to the nearest bf16 (ties to even), kept as floats: the values a bf16 P V GEMM
-// multiplies (one cvt for the pair, and packing them later is exact).
-__device__ __forceinline__ void round_pair_to_bf16(float& a, float& b) {
-  const __nv_bfloat162 pair = __floats2bfloat162_rn(a, b);
-  const uint32_t bits = *reinterpret_cast<const uint32_t*>(&pair);
-  a = __uint_as_float(bits << 16);
-  b = __uint_as_float(bits & 0xffff0000u);
 }
 
 // What step() applies to a block's scores between finding their extreme and the exp2s: nothing,
@@ -258,23 +246,20 @@ struct OnlineSoftmax {
   // outside keys[h] get P = 0 (hidden after the tanh, which maps -inf to -1). kPolyEvery (0:
   // none): every kPolyEvery-th n8 column group takes exp2_poly instead of the MUFU's exp2 (tanh and
   // exp2 make this step two MUFU ops a score); unmasked, every exponent is >= -120, so unclamped.
-  // P is left rounded to bf16 (the P V GEMM's operand, so the only kind of P this step is for) and
-  // the row sums count it so. With the running max a row's largest P is exactly 1; with a fixed
-  // subtrahend it is not, and sums of the unrounded P made a row that sees one key give out = v (1
-  // + ~2^-9), whose backward then finds D = dO . out off dP = dO . v: dq 10-20x the same math's
-  // error in bf16 (the fuzzer's softcap configurations with one-key sequences, session 54). Cost,
-  // kernel-only on an H200: softcap 30 rows d128 -2..-3.3%, d64 -9..-12% (the d64 192-row tile
-  // now spills 28 / 44 bytes). Rounding each P alone, or summing the packed operand after the
-  // step, spilled more (36 / 64 and 44 / 84 bytes).
+  // The row sums are not taken here: the caller adds P to row_sum as its bf16 P V GEMM takes it, on
+  // the tensor cores (the sm90a forward's convert_p). With the running max a row's largest P is
+  // exactly 1; with a fixed subtrahend it is not, and fp32 sums of the unrounded P made a row that
+  // sees one key give out = v (1 + ~2^-9), whose backward then finds D = dO . out off dP = dO . v:
+  // dq 10-20x the same math's error (the fuzzer's bf16 softcap configurations with one-key
+  // sequences, session 54).
   template <bool kMask, int kPolyEvery = 0>
   __device__ __forceinline__ void step_bounded(float (&s)[kNTiles * 4], float scale_log2, float m_fixed, int col0,
                                                const KeyRange (&keys)[2], float (&alpha)[2]) {
     const int base = col0 + 2 * (threadIdx.x % 4);
-    float sum[2][2] = {{0.f, 0.f}, {0.f, 0.f}};  // (row half, column parity): four short chains
 #pragma unroll
     for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < 2; ++h)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           float& x = s[4 * t + 2 * h + e];
@@ -286,13 +271,8 @@ struct OnlineSoftmax {
           const float y = fmaf(tx, scale_log2, -m_fixed);
           x = takes_poly<kPolyEvery>(t) ? exp2_poly<kMask>(y) : exp2_approx(y);
         }
-        round_pair_to_bf16(s[4 * t + 2 * h], s[4 * t + 2 * h + 1]);
-        sum[h][0] += s[4 * t + 2 * h];
-        sum[h][1] += s[4 * t + 2 * h + 1];
-      }
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      row_sum[h] += sum[h][0] + sum[h][1];
       // What finish() and the lse count from -- once the row sees a key of a block: a row that has
       // not keeps -inf, as with the running max, so that a tile whose blocks hide all of a row's
       // keys and one that skips those blocks give the same lse (with a sink: the sink's alone).

@@ -374,6 +374,25 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         pf[kk][2] = Traits::pack2(s[8 * kk + 4], s[8 * kk + 5]);
         pf[kk][3] = Traits::pack2(s[8 * kk + 6], s[8 * kk + 7]);
       }
+      if constexpr (kDType == DType::kBf16) {
+        if (bounded_softcap) {
+          // A bounded step's row sums (OnlineSoftmax::step_bounded): this block's P times ones on
+          // the tensor cores, an mma.sync m16n8k16 a k16 step with P V's own bf16 A fragments, so
+          // that they count exactly what O accumulates. Every column of the product holds its row's
+          // sum (registers 0 and 2: rows r and r + 8), so each thread of a quad has the whole sums:
+          // a quarter each, which finish()'s quad reduction adds back exactly. (The step needs no
+          // alpha: the sums are never rescaled.) Measured on an H200 against the fp32 sums of
+          // unrounded P it replaces (kernel-only, docs/results/2026-11-30-h200-session54.md):
+          // softcap 30 rows d128 +2.4..+3.8%, d64 0.983-1.017; rounding P to bf16 before fp32 sums
+          // instead cost d128 2-3% and d64 9-12% (the d64 192-row tile spilled).
+          constexpr uint32_t kOnes = 0x3f803f80u;  // bf16 1.0 twice
+          float block_sums[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+          for (int kk = 0; kk < kBlockN / 16; ++kk) Traits::mma_16x8x16(block_sums, pf[kk], kOnes, kOnes);
+          softmax.row_sum[0] = fmaf(block_sums[0], 0.25f, softmax.row_sum[0]);
+          softmax.row_sum[1] = fmaf(block_sums[2], 0.25f, softmax.row_sum[1]);
+        }
+      }
     };
 
     const int qs = kPlanFromProducer ? slot_qs : q_state.stage();  // meaningful when n_blocks > 0
