@@ -337,7 +337,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
   // more boxes a block): at the end of the step that read it, before the warps wait for the next
   // block, so both stages are in flight through that wait. Measured on two H200s (issue 16's rows,
   // docs/results/2026-11-30-h200-session54.md): late refills gave the batched rows' pages of 16
-  // +0.8..+2.1% at head dims 64 and 128 (B8 Hq32 -0.3..0.0), but pages of 32 -0.9..+0.8, pages of
+  // +0.8..+2.1% at head dims 64 and 128 (B8 Hq32 d128 -0.4..0.0), but pages of 32 -0.9..+0.8, pages of
   // 256 -0.5..-1.8, the split calls (three stages) 0..-1.3, and head dim 256's kernels -3..-7% on
   // every paged row, early ones included (a second refill path in its 128-register O kernel).
   constexpr bool kMayRefillLate = kTma && kStages == 2 && !kByAddress && kHeadDim <= 128;
