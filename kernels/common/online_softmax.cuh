@@ -246,8 +246,8 @@ struct OnlineSoftmax {
   // outside keys[h] get P = 0 (hidden after the tanh, which maps -inf to -1). kPolyEvery (0:
   // none): every kPolyEvery-th n8 column group takes exp2_poly instead of the MUFU's exp2 (tanh and
   // exp2 make this step two MUFU ops a score); unmasked, every exponent is >= -120, so unclamped.
-  // The row sums are not taken here: the caller adds P to row_sum as its bf16 P V GEMM takes it, on
-  // the tensor cores (the sm90a forward's convert_p). With the running max a row's largest P is
+  // The row sums are not taken here: the caller adds P as its bf16 P V GEMM takes it, summed on the
+  // tensor cores (the sm90a forward's convert_p, through add_quad_held_row_sums). With the running max a row's largest P is
   // exactly 1; with a fixed subtrahend it is not, and fp32 sums of the unrounded P made a row that
   // sees one key give out = v (1 + ~2^-9), whose backward then finds D = dO . out off dP = dO . v:
   // dq 10-20x the same math's error (the fuzzer's bf16 softcap configurations with one-key
@@ -283,6 +283,14 @@ struct OnlineSoftmax {
       row_max[h] = sees_keys ? m_fixed : row_max[h];
       alpha[h] = 1.f;
     }
+  }
+
+  // Adds row sums that every thread of a quad holds whole (r0: row r, r1: row r + 8), as an mma's
+  // product against ones gives them (step_bounded's callers): a quarter in each thread, which
+  // finish()'s quad reduction adds back exactly (power-of-two scaling; four equal values).
+  __device__ __forceinline__ void add_quad_held_row_sums(float r0, float r1) {
+    row_sum[0] = fmaf(r0, 0.25f, row_sum[0]);
+    row_sum[1] = fmaf(r1, 0.25f, row_sum[1]);
   }
 
   // Row sums reduced over the quad; inv[h] is what the output accumulator is multiplied by (1/sum;
