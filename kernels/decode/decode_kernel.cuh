@@ -343,6 +343,8 @@ __global__ void __launch_bounds__(kWarps * 32, kMinCtas)
   constexpr bool kMayRefillLate = kTma && kStages == 2 && !kByAddress && kHeadDim <= 128;
   const bool refill_late = kMayRefillLate && page_size <= 16 && p.num_splits == 1;
   const int ahead = refill_late ? kStages : kStages - 1;
+  // (The loop's bound and test spelled with kMayRefillLate, not `s < ahead` alone: so the other
+  // kernels keep the SASS they had; the plain form re-allocated the sm90a ones.)
 #pragma unroll
   for (int s = 0; s < (kMayRefillLate ? kStages : kStages - 1); ++s) {
     if constexpr (kTma) {
