@@ -144,10 +144,11 @@ def flashinfer_decode_call(fi, torch, q, kc, vc, table, use_tensor_cores):
     b, _, hq, d = q.shape
     hk = kc.shape[2]
     dev = q.device
+    page_size = kc.shape[1]
     if table is None:
-        page_size, indices, pages_per_row = kc.shape[1], torch.arange(b, dtype=torch.int32, device=dev), 1
+        indices, pages_per_row = torch.arange(b, dtype=torch.int32, device=dev), 1
     else:
-        page_size, indices, pages_per_row = kc.shape[1], table.flatten().to(torch.int32), table.shape[1]
+        indices, pages_per_row = table.flatten().to(torch.int32), table.shape[1]
     indptr = torch.arange(b + 1, dtype=torch.int32, device=dev) * pages_per_row
     last_page_len = torch.full((b,), page_size, dtype=torch.int32, device=dev)  # every row fills its pages
     workspace = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
