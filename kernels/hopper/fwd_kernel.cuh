@@ -334,8 +334,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // (was +18.5 / +19.5%). The code it adds gave the bf16 d128 full kernel an 8-byte spill, reloaded
     // once per tile outside the key-block loop (plain d128 full rows 0.973-1.007 over three calls);
     // passing the fixed max as a kernel argument instead left the spill as it was.
-    auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
-      if (bounded_softcap) {
+    // `bounded`: this call takes the bounded softcap step (bounded_softcap), passed down from
+    // the mainloop copy (run_mainloop below).
+    auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2], bool bounded) {
+      if (bounded) {
         scale_scores(s, p.softmax_scale / p.softcap);
         if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
           softmax.template step_bounded<true, kBoundedPolyEvery>(s, scale_log2, m_bounded, j * kBlockN, key_limit, alpha);
@@ -366,7 +368,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     };
     // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
     // [16kk, 16kk + 16) are n8 groups 2kk and 2kk + 1, which is the m16k16 A layout.
-    auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4]) {
+    auto convert_p = [&](const float(&s)[kSTiles * 4], uint32_t(&pf)[kBlockN / 16][4], bool bounded) {
 #pragma unroll
       for (int kk = 0; kk < kBlockN / 16; ++kk) {
         pf[kk][0] = Traits::pack2(s[8 * kk + 0], s[8 * kk + 1]);
@@ -375,7 +377,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         pf[kk][3] = Traits::pack2(s[8 * kk + 6], s[8 * kk + 7]);
       }
       if constexpr (kDType == DType::kBf16) {
-        if (bounded_softcap) {
+        if (bounded) {
           // A bounded step's row sums (OnlineSoftmax::step_bounded): this block's P times ones on
           // the tensor cores, an mma.sync m16n8k16 a k16 step with P V's own bf16 A fragments, so
           // that they count exactly what O accumulates. Every column of the product holds its row's
@@ -395,7 +397,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
 
     const int qs = kPlanFromProducer ? slot_qs : q_state.stage();  // meaningful when n_blocks > 0
     // The mainloop, at the kernel's head dim or at its narrow shape (kNarrowQkCols above).
-    auto mainloop = [&](auto narrow) {
+    // bounded_copy: std::true_type / std::false_type for a copy that only runs calls with / without
+    // the bounded softcap step (kBoundedOwnLoop below), or the call's bool.
+    auto mainloop = [&](auto narrow, auto bounded_copy) {
+      const bool bounded = bounded_copy;
       // This copy's GEMM widths: the kernel's head dim, or the narrow shape's columns.
       constexpr int kQkSlices = (decltype(narrow)::value ? kNarrowQkCols : kHeadDim) / 16;
       constexpr int kPvCols = decltype(narrow)::value ? kNarrowPvCols : kHeadDim;
@@ -459,8 +464,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, t.n_end - 1, alpha);  // alpha is 0 here and O is still 0
-          convert_p(sacc, pf);
+          softmax_step(sacc, t.n_end - 1, alpha, bounded);  // alpha is 0 here and O is still 0
+          convert_p(sacc, pf, bounded);
           ++kv.count;
         }
         for (int j = t.n_end - 2; j >= t.n_first; --j, ++kv.count) {
@@ -476,14 +481,14 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, j, alpha);
+          softmax_step(sacc, j, alpha, bounded);
           wgmma_wait<0>();
           fence_operands(o);
           fence_operands(pf);
           release(&smem.v_empty[s_prev]);
           ++v_pending.count;
           rescale_rows_if_needed<kOTiles>(o, alpha);
-          convert_p(sacc, pf);
+          convert_p(sacc, pf, bounded);
         }
         // The tile's last Q K^T has completed (kOFromRegisters: the next tile's Q may load now).
         if constexpr (kOFromRegisters) mbar_arrive(&smem.q_empty[qs]);  // every consumer thread
@@ -497,15 +502,35 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         release(&smem.v_empty[s_last]);
       }
     };
+    // The 192-row tiles (three consumers at 160 registers: head dims 64 and 96, long rows) give the
+    // bf16 bounded softcap step a mainloop copy of its own. In one copy, the step's code (its row
+    // sums on the tensor cores, session 54) made ptxas spill in the plain path too: 44 / 84 bytes in
+    // the bf16 d64 causal kernel, two local loads per key block, where the copy without it spills
+    // none (-Xptxas -v; a 16 / 20-byte spill remains at tile level, outside the key-block loop).
+    // Measured on H200s (kernel-only, alternating processes, two calls,
+    // docs/results/2026-11-30-h200-session55.md): bf16 d64 and d96 rows, plain and softcap 30,
+    // +0.5..+3.2%; the other kernels within noise (their SASS differs only in uniform-register setup).
+    constexpr bool kBoundedOwnLoop = kDType == DType::kBf16 && kPolicy.consumer_regs <= 160;
+    auto run_mainloop = [&](auto narrow) {
+      if constexpr (kBoundedOwnLoop) {
+        if (bounded_softcap) {
+          mainloop(narrow, std::true_type{});
+        } else {
+          mainloop(narrow, std::false_type{});
+        }
+      } else {
+        mainloop(narrow, bounded_softcap);
+      }
+    };
     if (n_blocks > 0) {
       if constexpr (kNarrowQkCols > 0) {
         if (narrow_call) {
-          mainloop(std::true_type{});
+          run_mainloop(std::true_type{});
         } else {
-          mainloop(std::false_type{});
+          run_mainloop(std::false_type{});
         }
       } else {
-        mainloop(std::false_type{});
+        run_mainloop(std::false_type{});
       }
     }
 
