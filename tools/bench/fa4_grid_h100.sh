@@ -101,9 +101,10 @@ phase() {
   grep -E "^\[[0-9]+/|FAIL|fa4:|time budget" "$W/logs/$name.log" | cut -c1-160 | tail -n 70
   for f in "$W/res/$name"/*.json; do [ -f "$f" ] && cp -f "$f" "$OUT/$name.json"; done
 }
-# Time budgets per phase (seconds): the backward grids take longer per row.
-budget_of() { case $1 in paper_fwd) echo 70 ;; paper_bwd) echo 95 ;; feat_fwd) echo 40 ;; feat_bwd) echo 60 ;;
-  d96_fwd) echo 50 ;; d96_bwd) echo 70 ;; wide_fwd) echo 50 ;; wide_bwd) echo 70 ;; esac; }
+# Time budgets per phase (seconds): the backward grids take longer per row. BUDGET_SCALE (an
+# integer, default 1) multiplies them, for grids widened by WIDE_DTYPES / PAPER_DTYPES.
+budget_of() { local b; case $1 in paper_fwd) b=70 ;; paper_bwd) b=95 ;; feat_fwd) b=40 ;; feat_bwd) b=60 ;;
+  d96_fwd) b=50 ;; d96_bwd) b=70 ;; wide_fwd) b=50 ;; wide_bwd) b=70 ;; esac; echo $((b * ${BUDGET_SCALE:-1})); }
 for ph in $PHASES; do
   phase "$ph" "${ph##*_}" "$(budget_of "$ph")" $(grid_of "$ph")
 done
