@@ -53,6 +53,53 @@ HOPPER_BWD_FLAGS = re.compile(r"ELi\d+ELb[01]ELb(?P<det>[01])ELb(?P<sink>[01])EL
 # (deterministic, sink gradient, packed softcap) of the wgmma kernels each sm90a backward TU holds.
 HOPPER_BWD_VARIANTS = sorted([(0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0), (0, 0, 1)])
 HOPPER_SYMBOL = re.compile(r"hopper|sm90", re.IGNORECASE)
+# The sm90a forward's template arguments in its mangled name (kernels/hopper/fwd_kernel.cuh:
+# <Traits, kHeadDim, kCausal, FwdTileKind, kPackGqa>).
+HOPPER_FWD_ARGS = re.compile(r"hopper10fwd_kernelINS_10(?P<dtype>Fp16|Bf16)TraitsELi(?P<head_dim>\d+)ELb(?P<causal>[01])"
+                             r"ELNS0_11FwdTileKindE(?P<tile>\d)ELb(?P<pack>[01])E")
+# Stack frame bytes (ptxas' spill space) of the sm90a forward kernels, as built at fb1b828; every
+# kernel not listed has none. Key: (dtype, head_dim, causal, FwdTileKind: 0 default, 1 long rows,
+# 2 few tiles, 3 short rows, pack-GQA). A change that grows one of them changed the register
+# allocation of a kernel, maybe of its key-block loop: session 54's correctness fix gave the bf16
+# d64 long-rows kernel a 40-byte frame and two local loads per key block in its plain path, which
+# cost plain d64 causal ~2% and no test saw (docs/results/2026-11-30-h200-session55.md). Measure
+# such a change (kernel-only A/B), then raise the budget here with the figures.
+SM90A_FWD_STACK_BUDGETS = {
+    ("fp16", 64, True, 0, True): 16, ("fp16", 64, True, 1, True): 8, ("fp16", 64, True, 2, True): 32,
+    ("fp16", 96, True, 0, False): 16, ("fp16", 96, True, 1, False): 8,
+    ("fp16", 128, True, 0, False): 24, ("fp16", 128, True, 2, False): 16,
+    ("fp16", 192, False, 1, False): 8, ("fp16", 192, True, 0, False): 24, ("fp16", 192, True, 3, False): 24,
+    ("fp16", 256, True, 0, False): 24,
+    ("bf16", 64, True, 0, True): 16, ("bf16", 64, True, 1, False): 16, ("bf16", 64, True, 1, True): 56,
+    ("bf16", 64, True, 2, True): 32,
+    ("bf16", 96, True, 0, False): 16, ("bf16", 96, True, 1, False): 8,
+    ("bf16", 128, True, 0, False): 24, ("bf16", 128, True, 2, False): 16,
+    ("bf16", 192, False, 1, False): 8, ("bf16", 192, True, 0, False): 24, ("bf16", 192, True, 3, False): 24,
+    ("bf16", 256, True, 0, False): 24,
+}
+RES_ARCH = re.compile(r"^\s*arch = (?P<arch>sm_\w+)\s*$")
+RES_FUNCTION = re.compile(r"^\s*Function (?P<name>\S+):\s*$")
+RES_STACK = re.compile(r"\bSTACK:(?P<bytes>\d+)\b")
+
+
+def parse_res_usage(text):
+    """cuobjdump -res-usage output -> [(arch, kernel name, stack frame bytes)]."""
+    out = []
+    arch = name = None
+    for line in text.splitlines():
+        m = RES_ARCH.match(line)
+        if m:
+            arch = m.group("arch")
+            continue
+        m = RES_FUNCTION.match(line)
+        if m:
+            name = m.group("name")
+            continue
+        m = RES_STACK.search(line)
+        if m and name is not None:
+            out.append((arch, name, int(m.group("bytes"))))
+            name = None
+    return out
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
 BWD_TU_KEY = re.compile(r"bwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
@@ -160,6 +207,26 @@ class SassTest(absltest.TestCase):
         for k in checked:
             self.assertLessEqual(k.r2ur[1], 8, "%s: %d R2UR moves among its HGMMAs: wgmma descriptors left the "
                                  "uniform registers" % (k.name, k.r2ur[1]))
+
+    def test_sm90a_forward_stack_frames_stay_within_their_budgets(self):
+        found = {}
+        for arch, name, stack in parse_res_usage(run_cuobjdump("-res-usage", FLAGS.extension)):
+            m = HOPPER_FWD_ARGS.search(name)
+            if arch != "sm_90a" or m is None:
+                continue
+            key = (m.group("dtype").lower(), int(m.group("head_dim")), m.group("causal") == "1", int(m.group("tile")),
+                   m.group("pack") == "1")
+            self.assertNotIn(key, found, "two sm90a forward kernels read as %s" % (key,))
+            found[key] = stack
+        # Guards against vacuity: every (dtype, head_dim, causal) has a default-tile kernel, and
+        # every budget names a kernel that exists.
+        self.assertEqual({(d, h, c) for d, h, c, t, _ in found if t == 0},
+                         {(d, h, c) for d in DTYPES for h in SM90A_FWD_HEAD_DIMS for c in (False, True)})
+        self.assertEmpty(sorted(set(SM90A_FWD_STACK_BUDGETS) - set(found)), "budgets of kernels that do not exist")
+        over = {key: (stack, SM90A_FWD_STACK_BUDGETS.get(key, 0)) for key, stack in found.items()
+                if stack > SM90A_FWD_STACK_BUDGETS.get(key, 0)}
+        self.assertEmpty(over, "sm90a forward kernels whose stack frame (spills) grew past its budget, "
+                         "(dtype, head_dim, causal, tile, pack_gqa): (bytes, budget)")
 
     def test_extension_has_sass_for_exactly_its_three_archs(self):
         self.assertEqual({k.arch for k in self.kernels}, {"sm_80", "sm_89", "sm_90a"})
