@@ -13,6 +13,9 @@
   path's packed-softcap variant) and the mma.sync backward (HMMA, no HGMMA: layouts the TMA cannot
   describe; not at 96).
 
+* the sm90a forward kernels' stack frames (ptxas' spill space; cuobjdump -res-usage of the
+  extension) stay within the per-kernel budgets of SM90A_FWD_STACK_BUDGETS.
+
 The sm90a libraries are read member by member (one generated TU per object, named
 fwd_<dtype>_sm90a_d<head_dim>_<full|causal>), which is what ties a kernel to its key.
 """
