@@ -80,35 +80,15 @@ SM90A_FWD_STACK_BUDGETS = {
     ("bf16", 192, False, 1, False): 8, ("bf16", 192, True, 0, False): 24, ("bf16", 192, True, 3, False): 24,
     ("bf16", 256, True, 0, False): 24,
 }
-RES_ARCH = re.compile(r"^\s*arch = (?P<arch>sm_\w+)\s*$")
-RES_FUNCTION = re.compile(r"^\s*Function (?P<name>\S+):\s*$")
-RES_STACK = re.compile(r"\bSTACK:(?P<bytes>\d+)\b")
-
-
-def parse_res_usage(text):
-    """cuobjdump -res-usage output -> [(arch, kernel name, stack frame bytes)]."""
-    out = []
-    arch = name = None
-    for line in text.splitlines():
-        m = RES_ARCH.match(line)
-        if m:
-            arch = m.group("arch")
-            continue
-        m = RES_FUNCTION.match(line)
-        if m:
-            name = m.group("name")
-            continue
-        m = RES_STACK.search(line)
-        if m and name is not None:
-            out.append((arch, name, int(m.group("bytes"))))
-            name = None
-    return out
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
 BWD_TU_KEY = re.compile(r"bwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")
 CODE_FOR = re.compile(r"^\s*code for (?P<arch>sm_\w+)\s*$")
 FUNCTION = re.compile(r"^\s*Function : (?P<name>\S+)\s*$")
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?(?P<op>[A-Z][A-Z0-9_]*)")
+RES_ARCH = re.compile(r"^\s*arch = (?P<arch>sm_\w+)\s*$")
+RES_FUNCTION = re.compile(r"^\s*Function (?P<name>\S+):\s*$")
+RES_STACK = re.compile(r"\bSTACK:(?P<bytes>\d+)\b")
 
 # hgmma: [HGMMA instructions, those that wait for their own completion (gsb0)];
 # r2ur: [R2UR moves since the first HGMMA, of them those before the last HGMMA].
@@ -152,6 +132,26 @@ def parse_sass(text):
             elif m.group("op") == "R2UR" and current.hgmma[0] > 0:
                 current.r2ur[0] += 1
     return kernels
+
+
+def parse_res_usage(text):
+    """cuobjdump -res-usage output -> [(arch, kernel name, stack frame bytes)]."""
+    out = []
+    arch = name = None
+    for line in text.splitlines():
+        m = RES_ARCH.match(line)
+        if m:
+            arch = m.group("arch")
+            continue
+        m = RES_FUNCTION.match(line)
+        if m:
+            name = m.group("name")
+            continue
+        m = RES_STACK.search(line)
+        if m and name is not None:
+            out.append((arch, name, int(m.group("bytes"))))
+            name = None
+    return out
 
 
 def sm90a_tu_key(member):
