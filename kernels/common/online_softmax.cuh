@@ -247,9 +247,10 @@ struct OnlineSoftmax {
   // none): every kPolyEvery-th n8 column group takes exp2_poly instead of the MUFU's exp2 (tanh and
   // exp2 make this step two MUFU ops a score); unmasked, every exponent is >= -120, so unclamped.
   // The row sums are not taken here: the caller adds P as its bf16 P V GEMM takes it, summed on the
-  // tensor cores (the sm90a forward's convert_p, through add_quad_held_row_sums). With the running max a row's largest P is
-  // exactly 1; with a fixed subtrahend it is not, and fp32 sums of the unrounded P made a row that
-  // sees one key give out = v (1 + ~2^-9), whose backward then finds D = dO . out off dP = dO . v:
+  // tensor cores (the sm90a forward's convert_p, through add_quad_held_row_sums). With the running
+  // max a row's largest P is exactly 1; with a fixed subtrahend it is not, and fp32 sums of the
+  // unrounded P made a row that sees one key give out = v (1 + ~2^-9), whose backward then finds
+  // D = dO . out off dP = dO . v:
   // dq 10-20x the same math's error (the fuzzer's bf16 softcap configurations with one-key
   // sequences, session 54).
   template <bool kMask, int kPolyEvery = 0>

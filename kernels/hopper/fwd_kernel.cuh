@@ -382,10 +382,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           // the tensor cores, an mma.sync m16n8k16 a k16 step with P V's own bf16 A fragments, so
           // that they count exactly what O accumulates. Every column of the product holds its row's
           // sum (registers 0 and 2: rows r and r + 8), so each thread of a quad has the whole sums.
-          // (The step needs no alpha: the sums are never rescaled.) Measured on an H200 against the fp32 sums of
-          // unrounded P it replaces (kernel-only, docs/results/2026-11-30-h200-session54.md):
-          // softcap 30 rows d128 +2.4..+3.8%, d64 0.983-1.017; rounding P to bf16 before fp32 sums
-          // instead cost d128 2-3% and d64 9-12% (the d64 192-row tile spilled).
+          // (The step needs no alpha: the sums are never rescaled.) Measured on an H200 against the
+          // fp32 sums of unrounded P it replaces (kernel-only,
+          // docs/results/2026-11-30-h200-session54.md): softcap 30 rows d128 +2.4..+3.8%, d64
+          // 0.983-1.017; rounding P to bf16 before fp32 sums instead cost d128 2-3% and d64 9-12%
+          // (the d64 192-row tile spilled).
           constexpr uint32_t kOnes = 0x3f803f80u;  // bf16 1.0 twice
           float block_sums[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll

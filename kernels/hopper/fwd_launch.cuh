@@ -118,22 +118,31 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   // The tile is picked for the rows and heads the scheduler walks (pack-GQA: a k/v head's group
   // of query heads as seqlen_q << gqa_shift rows).
+  auto pick_for = [&](const FwdWalkShape& walk, int forced) {
+    return pick_fwd_tile(kHeadDim, p.batch, walk.heads, walk.rows, p.seqlen_k, kCausal, sm_count, forced,
+                         p.cu_seqlens_q != nullptr ? p.total_q : 0);
+  };
   int gqa_shift = fwd_has_pack_gqa(kHeadDim) ? fwd_gqa_shift(p) : 0;
+  FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
+  FwdTileKind tile = pick_for(walked, forced_fwd_tile());
   // bf16 causal calls whose unpacked walk takes the long-rows tile run unpacked (unless a test
   // forces a tile): since session 55 that kernel's key-block loop has no spill, where the packed
   // one reloads two spilled values a block (tests/sass_test.py SM90A_FWD_STACK_BUDGETS: 16 against
   // 56 bytes). Measured on an H200, pack on / off on one build (kernel-only, 16k tokens, 32 query
   // heads, docs/results/2026-11-30-h200-session55.md): bf16 causal groups 4 / 8 at S 4096-16384
-  // unpacked +1.0..+3.8%; bf16 full and fp16 0.96-1.02 from S 4096, so they keep packing.
+  // unpacked +1.0..+3.8%; bf16 full and fp16 0.96-1.02 from S 4096, so they keep packing. (Those
+  // packed kernels have no spill in the loop either, so a spill-free packed bf16 causal kernel
+  // would be expected to read as they do: no better than unpacked at long rows.)
   if constexpr (kDType == DType::kBf16 && kCausal && fwd_has_long_rows_tile(kHeadDim, kCausal)) {
-    if (gqa_shift > 0 && forced_fwd_tile() == 0 &&
-        pick_fwd_tile(kHeadDim, p.batch, p.heads, p.seqlen_q, p.seqlen_k, kCausal, sm_count, 0) == FwdTileKind::kLongRows) {
-      gqa_shift = 0;
+    if (gqa_shift > 0 && forced_fwd_tile() == 0) {
+      const FwdWalkShape unpacked = fwd_walk_shape(p, 0);
+      if (pick_for(unpacked, 0) == FwdTileKind::kLongRows) {
+        gqa_shift = 0;
+        walked = unpacked;
+        tile = FwdTileKind::kLongRows;
+      }
     }
   }
-  const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
-  const FwdTileKind tile = pick_fwd_tile(kHeadDim, p.batch, walked.heads, walked.rows, p.seqlen_k, kCausal, sm_count,
-                                         forced_fwd_tile(), p.cu_seqlens_q != nullptr ? p.total_q : 0);
   // Each tile kind's kernel, packed or not.
   auto launch = [&](auto tile_c) {
     constexpr FwdTileKind kTile = decltype(tile_c)::value;
