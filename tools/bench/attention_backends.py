@@ -3,18 +3,23 @@ backend can run which row, the references and the error measure.
 
 Backends, all on the same tensors:
   flashcore (flashcore_det: deterministic=True): flashcore.attention on (B, S, H, D) tensors with
-      causal/window_size/softcap and k/v of fewer heads (GQA); packed rows through
+      causal/window_size/softcap/learnable_sink and k/v of fewer heads (GQA); packed rows through
       flashcore.flash_attn_varlen_func on (total, H, D) tensors and cu_seqlens.
   flash, efficient, cudnn: torch SDPA backends, on q.transpose(1, 2) views of the same storage
       ((B, H, S, D) with unit stride in D: no copy), enable_gqa=True for GQA rows; they take no
-      window, softcap or packed batch, so they are left out of those rows (the reason is logged).
+      window, softcap, sink or packed batch, so they are left out of those rows (the reason is
+      logged).
   fa4: FlashAttention-4 (flash_attn.cute.flash_attn_func / flash_attn_varlen_func, (B, S, H, D) /
-      (total, H, D), GQA by fewer k/v heads), used when importable (fa4_status()).
+      (total, H, D), GQA by fewer k/v heads, learnable_sink), used when importable (fa4_status()).
+
+A row with a sink (gpt-oss) draws one float32 logit per query head; in the backward modes it is a
+leaf like q, k and v (a learned parameter), so its gradient is part of every backend's work and of
+the error measure.
 
 Outputs are compared in the inputs' layout ((B, S, H, D), or (total, H, D) packed); gradients are
-dq, dk, dv of the same leaves for every backend. References (--reference=sdpa, the default):
+dq, dk, dv (and dsink) of the same leaves for every backend. References (--reference=sdpa, the default):
 plain rows take the first torch SDPA backend that runs (flash, efficient, cudnn), else fp32 math;
-rows with a feature (GQA, window, softcap, packed) take fp32 math with the features
+rows with a feature (GQA, window, softcap, sink, packed) take fp32 math with the features
 (fp32_reference), one sequence and a few heads at a time; --reference=fp32 takes fp32 math for
 every row.
 """
@@ -97,6 +102,8 @@ def unsupported_reason(backend, shape):
             return "torch SDPA's fused kernels take no sliding window (only an explicit mask)"
         if shape.softcap:
             return "torch SDPA has no softcap"
+        if shape.sink:
+            return "torch SDPA has no attention sink (learnable_sink)"
     return None
 
 
@@ -105,14 +112,16 @@ def unsupported_reason(backend, shape):
 class Inputs:
     """q, k, v (and dout in bwd modes) of one row. Dense: (batch, seqlen, heads, head_dim), k/v
     with kv_heads; packed: (total, heads, head_dim) with cu_seqlens (int32, batch + 1) and
-    max_seqlen (a host int)."""
+    max_seqlen (a host int). sink: float32 (heads,) logits, or None."""
 
-    def __init__(self, q, k, v, dout=None, cu_seqlens=None, max_seqlen=None, lengths=None):
+    def __init__(self, q, k, v, dout=None, cu_seqlens=None, max_seqlen=None, lengths=None, sink=None):
         self.q, self.k, self.v, self.dout = q, k, v, dout
         self.cu_seqlens, self.max_seqlen, self.lengths = cu_seqlens, max_seqlen, lengths
+        self.sink = sink
 
     def leaves(self):
-        return (self.q, self.k, self.v)
+        """What the backward differentiates: q, k, v, and the sink when there is one."""
+        return (self.q, self.k, self.v) + ((self.sink,) if self.sink is not None else ())
 
 
 def make_inputs(shape, seed, mode="fwd"):
@@ -131,18 +140,20 @@ def make_inputs(shape, seed, mode="fwd"):
     def randn(heads):
         return torch.randn(lead + (heads, shape.head_dim), device=DEVICE, dtype=dtype, generator=gen)
     q, k, v = randn(shape.heads), randn(shape.kv_heads), randn(shape.kv_heads)
+    sink = torch.randn(shape.heads, device=DEVICE, dtype=torch.float32, generator=gen) if shape.sink else None
     dout = None
     if mode != "fwd":
         dout = randn(shape.heads)
-        for t in (q, k, v):
-            t.requires_grad_(True)
+        for t in (q, k, v, sink):
+            if t is not None:
+                t.requires_grad_(True)
     cu = None
     if shape.varlen:
         prefix = [0]
         for n in lengths:
             prefix.append(prefix[-1] + n)
         cu = torch.tensor(prefix, dtype=torch.int32, device=DEVICE)
-    return Inputs(q, k, v, dout, cu, max(lengths), lengths)
+    return Inputs(q, k, v, dout, cu, max(lengths), lengths, sink)
 
 
 # --- The timed callables ---------------------------------------------------------------------
@@ -150,13 +161,15 @@ def make_inputs(shape, seed, mode="fwd"):
 def _forward_fn(backend, inp, shape, raw=False):
     """A callable returning the output in the inputs' layout (SDPA: a transposed view, or with
     raw=True SDPA's own (B, H, S, D) output)."""
-    q, k, v = inp.leaves()
+    q, k, v = inp.q, inp.k, inp.v
     causal = shape.causal
     feat = {}
     if shape.window >= 0:
         feat["window_size"] = shape.window_size()
     if shape.softcap:
         feat["softcap"] = shape.softcap
+    if inp.sink is not None:
+        feat["learnable_sink"] = inp.sink
     if is_flashcore(backend):
         import flashcore
         det = backend == "flashcore_det"
@@ -172,6 +185,8 @@ def _forward_fn(backend, inp, shape, raw=False):
         kw = {"causal": causal, "softcap": float(shape.softcap)}
         if shape.window >= 0:
             kw["window_size"] = _fa4_window(shape)
+        if inp.sink is not None:
+            kw["learnable_sink"] = inp.sink
         if shape.varlen:
             cu, m = inp.cu_seqlens, inp.max_seqlen
             return lambda: mod.flash_attn_varlen_func(q, k, v, cu_seqlens_q=cu, cu_seqlens_k=cu,
@@ -252,9 +267,10 @@ def _head_chunks(sq, sk, heads):
     return [(h0, min(heads, h0 + step)) for h0 in range(0, heads, step)]
 
 
-def _attend_fp32(qs, ks, vs, shape, scale, h0, h1):
+def _attend_fp32(qs, ks, vs, shape, scale, h0, h1, sink=None):
     """fp32 attention of one sequence's query heads h0..h1-1: qs (Sq, H, D), ks/vs (Sk, Hk, D) ->
-    (Sq, h1 - h0, D); query head h reads kv head h // (H / Hk)."""
+    (Sq, h1 - h0, D); query head h reads kv head h // (H / Hk). sink: (H,) logits that join every
+    row's softmax denominator (a key with a zero value), or None."""
     import torch
     sq, heads, _ = qs.shape
     sk, hk = ks.shape[0], ks.shape[1]
@@ -275,17 +291,22 @@ def _attend_fp32(qs, ks, vs, shape, scale, h0, h1):
     if shape.softcap:
         s = shape.softcap * torch.tanh(s / shape.softcap)
     s = s.masked_fill(~keep, float("-inf"))
-    p = torch.softmax(s, dim=-1).nan_to_num(0.0)  # a row that sees no key: 0
+    if sink is not None:
+        column = sink[h0:h1].float()[:, None, None].expand(s.shape[0], sq, 1)
+        p = torch.softmax(torch.cat([s, column], dim=-1), dim=-1)[..., :sk]
+    else:
+        p = torch.softmax(s, dim=-1).nan_to_num(0.0)  # a row that sees no key: 0
     return torch.matmul(p, vh).transpose(0, 1)
 
 
 def fp32_reference(inp, shape, dout=None):
     """fp32 math with the row's features, one sequence and a few query heads at a time: the
     output (float32, the inputs' layout), or with dout the gradients dq, dk, dv (float32, the
-    leaves' layouts; each head chunk's backward runs before the next chunk's forward, so memory
-    stays at one chunk's scores)."""
+    leaves' layouts, dsink last with a sink; each head chunk's backward runs before the next
+    chunk's forward, so memory stays at one chunk's scores)."""
     import torch
-    q, k, v = (t.detach() for t in inp.leaves())
+    q, k, v = (t.detach() for t in (inp.q, inp.k, inp.v))
+    sink = inp.sink.detach() if inp.sink is not None else None
     scale = shape.head_dim ** -0.5
     heads = q.shape[-2]
     if dout is None:
@@ -294,20 +315,25 @@ def fp32_reference(inp, shape, dout=None):
             for sl in _sequences(inp, shape):
                 qs, ks, vs = q[sl], k[sl], v[sl]
                 for h0, h1 in _head_chunks(qs.shape[0], ks.shape[0], heads):
-                    out[sl][:, h0:h1] = _attend_fp32(qs, ks, vs, shape, scale, h0, h1)
+                    out[sl][:, h0:h1] = _attend_fp32(qs, ks, vs, shape, scale, h0, h1, sink)
         return out
     grads = [torch.zeros(t.shape, dtype=torch.float32, device=t.device) for t in (q, k, v)]
+    dsink = torch.zeros(sink.shape, dtype=torch.float32, device=sink.device) if sink is not None else None
     with torch.enable_grad():
+        sink_f = sink.float().requires_grad_(True) if sink is not None else None
         for sl in _sequences(inp, shape):
             qs, ks, vs = (t[sl].float().requires_grad_(True) for t in (q, k, v))
             ds = dout[sl].float()
             for h0, h1 in _head_chunks(qs.shape[0], ks.shape[0], heads):
-                o = _attend_fp32(qs, ks, vs, shape, scale, h0, h1)
-                gs = torch.autograd.grad(o, (qs, ks, vs), ds[:, h0:h1])
-                for dst, g in zip(grads, gs):
+                o = _attend_fp32(qs, ks, vs, shape, scale, h0, h1, sink_f)
+                wrt = (qs, ks, vs) + ((sink_f,) if sink_f is not None else ())
+                gs = torch.autograd.grad(o, wrt, ds[:, h0:h1])
+                for dst, g in zip(grads, gs[:3]):
                     dst[sl] += g
+                if sink_f is not None:
+                    dsink += gs[3]
                 del o, gs
-    return tuple(grads)
+    return tuple(grads) + ((dsink,) if dsink is not None else ())
 
 
 def compute_reference(inp, shape, mode="fwd", reference="sdpa"):

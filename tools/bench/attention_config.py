@@ -8,6 +8,8 @@ Grids (--grid, a comma list)
             head dims that do not divide it: 96 -> 21, 80 -> 25, 192 -> 10), --seqlens, head_dim
             (default 64/128; any multiple of 8 up to 256), causal or not, fp16/bf16.
   seed:     B1 H8 S512 D64, fp16 and bf16, non-causal and causal.
+  models:   one row per attention layer kind of today's open models (attention_models.py: Llama 3,
+            Qwen 2.5, Mistral, Phi-3, Gemma 2 / 3, gpt-oss with its sinks), bf16, causal, S 8192.
   features: issue 13's feature costs, each beside the plain row it is judged against (same
             dtype, head dim, causal, tokens), for --dtypes x --head_dims:
               GQA Hq 32 / Hk 8 at S 4k and 16k (16k tokens), causal, and the same shape as MHA
@@ -24,6 +26,7 @@ it matches any spec. Tokens:
   b<N>  batch (sequences)   h<N>   query heads                hk<N>   key/value heads
   gqa   fewer kv heads      mha    as many kv heads as query heads
   win   any window          w<N>   left window N              cap<X>  softcap X
+  sink  an attention sink (learnable_sink)                   models  the models grid
   varlen  packed (cu_seqlens)   equal | mixed  packed with equal / mixed lengths   dense  not packed
   plain   no feature (MHA, no window, no softcap, not packed)
 e.g. --rows=seed,bf16:d128:causal:s4096,features:gqa (the other grid flags still define the
@@ -59,7 +62,7 @@ OPTIONAL_BACKENDS = ("flashcore_det",)
 MODES = ("fwd", "bwd", "fwd_bwd")
 MODE_FLOP_FACTOR = {"fwd": 1.0, "bwd": 2.5, "fwd_bwd": 3.5}
 SDPA_BACKENDS = ("flash", "efficient", "cudnn")  # torch SDPA backends, in reference order
-GRIDS = ("paper", "seed", "features")
+GRIDS = ("paper", "seed", "features", "models")
 DEFAULT_SEQLENS = (512, 1024, 2048, 4096, 8192, 16384)
 DEFAULT_TOLERANCE = 2e-2
 RATIO_KEY = "flashcore_over_cudnn"
@@ -87,8 +90,8 @@ VARLEN_EQUAL = (4, 4096)  # sequences, length: 16k tokens, the plain S 4k row's 
 VARLEN_MIXED = (64, 100, 4000)  # sequences, shortest, longest (uniform, VARLEN_SEED)
 VARLEN_SEED = 13
 
-_WORDS = ("paper", "seed", "features", "fp16", "bf16", "causal", "full", "gqa", "mha", "win",
-          "varlen", "equal", "mixed", "dense", "plain")
+_WORDS = ("paper", "seed", "features", "models", "fp16", "bf16", "causal", "full", "gqa", "mha", "win",
+          "sink", "varlen", "equal", "mixed", "dense", "plain")
 _NUMBERED = re.compile(r"^(d|s|b|h|hk|w)(\d+)$|^cap(\d+(?:\.\d+)?)$")
 
 
@@ -111,7 +114,8 @@ def define_flags(flag_values=None):
                       "fwd_bwd: forward + backward. FLOPs: bwd = 2.5x fwd.", flag_values=fv)
     flags.DEFINE_list("grid", ["all"],
                       "Comma list of paper (FlashAttention paper grid), seed (B1 H8 S512 D64), "
-                      "features (issue 13's GQA/window/softcap/varlen rows), all (paper and seed).",
+                      "features (issue 13's GQA/window/softcap/varlen rows), models (open models' "
+                      "attention layers, attention_models.py), all (paper and seed).",
                       flag_values=fv)
     flags.DEFINE_list("dtypes", list(DTYPES), "Comma list of fp16, bf16 (every grid).",
                       flag_values=fv)
@@ -270,6 +274,7 @@ def _token_matches(shape, t):
         "fp16": lambda: shape.dtype == "fp16", "bf16": lambda: shape.dtype == "bf16",
         "causal": lambda: shape.causal, "full": lambda: not shape.causal,
         "gqa": lambda: shape.kv_heads < shape.heads, "mha": lambda: shape.kv_heads == shape.heads,
+        "models": lambda: shape.grid == "models", "sink": lambda: shape.sink,
         "win": lambda: shape.window >= 0, "varlen": lambda: bool(shape.varlen),
         "equal": lambda: shape.varlen == "equal", "mixed": lambda: shape.varlen == "mixed",
         "dense": lambda: not shape.varlen, "plain": lambda: not shape.features(),
@@ -358,6 +363,8 @@ class Shape:
     window: int = -1  # left window (keys before the query); -1: unbounded. Right: 0 if causal.
     softcap: float = 0.0
     varlen: str = ""  # "": dense (batch, seqlen, ...); "equal" / "mixed": packed with cu_seqlens
+    sink: bool = False  # an attention sink per query head (learnable_sink; gpt-oss)
+    model: str = ""  # the models grid: which model's layer (attention_models.py)
 
     @property
     def kv_heads(self):
@@ -378,6 +385,8 @@ class Shape:
             out.append(f"win{self.window}")
         if self.softcap:
             out.append(f"cap{self.softcap:g}")
+        if self.sink:
+            out.append("sink")
         if self.varlen == "equal":
             out.append(f"varlen{self.batch}x{self.seqlen}")
         elif self.varlen == "mixed":
@@ -386,9 +395,9 @@ class Shape:
         return out
 
     def sort_key(self):
-        return (GRIDS.index(self.grid) == 2, DTYPES.index(self.dtype), self.head_dim, self.causal,
-                self.seqlen, self.grid != "paper", self.batch, self.heads, -self.kv_heads, self.window,
-                self.softcap, self.varlen)
+        return (GRIDS.index(self.grid) >= 2, self.grid == "models", DTYPES.index(self.dtype), self.head_dim,
+                self.causal, self.seqlen, self.grid != "paper", self.batch, self.heads, -self.kv_heads, self.window,
+                self.softcap, self.sink, self.varlen, self.model)
 
 
 def paper_shapes(dtypes, head_dims, causals, seqlens):
@@ -429,7 +438,7 @@ def feature_shapes(dtypes, head_dims, causals):
 
 
 def _dedupe_key(sh):
-    return dataclasses.replace(sh, grid="", heads_kv=sh.kv_heads)
+    return dataclasses.replace(sh, grid="", heads_kv=sh.kv_heads, model="")
 
 
 def make_grid(config):
@@ -441,6 +450,9 @@ def make_grid(config):
         shapes += seed_shapes(config.dtypes, config.causals)
     if "features" in grids:
         shapes += feature_shapes(config.dtypes, config.head_dims, config.causals)
+    if "models" in grids:
+        from attention_models import model_shapes
+        shapes += model_shapes(Shape, TOTAL_TOKENS)
     rows = getattr(config, "rows", ())
     if rows:
         shapes = [sh for sh in shapes if any(row_matches(sh, spec) for spec in rows)]
@@ -460,7 +472,7 @@ def feature_baseline(shape):
     (compare with _dedupe_key of the records' shapes), or None for a plain row. GQA: the same
     shape with as many kv heads; window, softcap: the same shape without; varlen equal: the
     padded (dense) batch; varlen mixed: varlen equal of the same dtype, head dim and causal."""
-    if not shape.features():
+    if not shape.features() or shape.grid == "models":  # a model's layer is judged against other backends only
         return None
     if shape.varlen == "mixed":
         nb, s = VARLEN_EQUAL

@@ -54,6 +54,28 @@ def test_features_grid_rows():
         (dt, d, 30.0) for dt in ("fp16", "bf16") for d in (64, 128)}
 
 
+def test_models_grid_rows():
+    import attention_models as am
+    shapes = al.make_grid(parse("--grid=models"))
+    assert len(shapes) == len(am.MODEL_LAYERS)
+    assert {s.model for s in shapes} == {m.name for m in am.MODEL_LAYERS}
+    for s in shapes:
+        assert (s.grid, s.dtype, s.causal, s.seqlen, s.batch) == ("models", "bf16", True, 8192, 2)
+        m = next(m for m in am.MODEL_LAYERS if m.name == s.model)
+        assert (s.head_dim, s.heads, s.kv_heads, s.window, s.softcap, s.sink) == (
+            m.head_dim, m.heads, m.heads_kv, m.window, m.softcap, m.sink)
+        assert al.feature_baseline(s) is None  # judged against the other backends only
+    sinks = al.make_grid(parse("--grid=models", "--rows=sink"))
+    assert {s.model for s in sinks} == {"gpt-oss-full", "gpt-oss-sliding"}
+    (oss,) = al.make_grid(parse("--grid=models", "--rows=sink:w128"))
+    assert oss.features() == ["gqa64/8", "win128", "sink"] and oss.window_size() == (128, 0)
+    rec = al.new_record(oss, ("flashcore",))
+    assert al.shape_label(rec).startswith("gpt-oss-sliding: bf16 D64 causal S8192 B2 H64")
+    assert "gpt-oss-sliding,gqa64/8,win128,sink" in al.format_table([rec], ("flashcore",))
+    # other grids are unchanged by the models grid beside them
+    assert al.make_grid(parse("--grid=paper,models", "--rows=paper")) == al.make_grid(parse("--grid=paper"))
+
+
 def test_features_grid_dedupes_against_the_paper_grid():
     both = al.make_grid(parse("--grid=paper,features", "--dtypes=bf16", "--head_dims=64",
                               "--causal=true", "--seqlens=4096,16384"))
@@ -143,6 +165,28 @@ def test_fp32_reference_features(kw, chunk, monkeypatch):
         assert (a - b).abs().max().item() < 1e-4
 
 
+@pytest.mark.parametrize("kw", [dict(), dict(heads_kv=2, window=3)])
+def test_fp32_reference_with_a_sink(kw):
+    torch = pytest.importorskip("torch")
+    shape = al.Shape("models", "bf16", 16, True, 24, 2, 4, sink=True, **kw)
+    q = torch.randn(2, 24, 4, 16)
+    k, v = (torch.randn(2, 24, shape.kv_heads, 16) for _ in range(2))
+    sink = torch.randn(4)
+    want = attend(q, k, v, True, shape.window_size(), 0.0, sink)
+    got = al.fp32_reference(al.Inputs(q, k, v, sink=sink), shape)
+    assert (got - want).abs().max().item() < 1e-5
+    # the sink is a key with a zero value: it lowers every row's weights, never adds to out
+    no_sink = attend(q, k, v, True, shape.window_size())
+    assert (want.norm(dim=-1) < no_sink.norm(dim=-1) + 1e-6).all()
+    dout = torch.randn_like(q)
+    leaves = [t.clone().requires_grad_(True) for t in (q, k, v, sink)]
+    wg = torch.autograd.grad(attend(*leaves[:3], True, shape.window_size(), 0.0, leaves[3]), leaves, dout)
+    gg = al.fp32_reference(al.Inputs(q, k, v, sink=sink), shape, dout)
+    assert len(gg) == 4 and gg[3].shape == (4,) and gg[3].abs().max().item() > 0
+    for a, b in zip(gg, wg):
+        assert (a - b).abs().max().item() < 1e-4
+
+
 def test_fp32_reference_packed():
     torch = pytest.importorskip("torch")
     shape = al.Shape("features", "bf16", 16, True, 20, 3, 2, heads_kv=1, varlen="equal")
@@ -196,6 +240,28 @@ def test_feature_rows_on_cpu(fakes, monkeypatch, mode, kw):
     assert ",".join(shape.features()) in table
 
 
+@pytest.mark.parametrize("mode", ["fwd", "bwd"])
+def test_sink_row_on_cpu(fakes, mode):
+    shape = al.Shape("models", "bf16", 32, True, 40, 2, 4, heads_kv=2, window=8, sink=True, model="m")
+    rec = al.run_shape(shape, parse(*CONFIG, f"--mode={mode}"), seed=3)
+    assert rec["reference"] == "math_fp32" and rec["correct"] is True, rec["backends"]["flashcore"]
+    assert rec["backends"]["fa4"]["within_tolerance"] is True
+    for b in ("flash", "efficient", "cudnn"):
+        assert rec["backends"][b]["unsupported"] and rec["backends"][b]["ms"] is None
+        assert "sink" in al.unsupported_reason(b, al.Shape("models", "bf16", 32, True, 40, 2, 4, sink=True))
+    # both backends got the sink tensor itself; in bwd mode it is a leaf, so dsink is compared too
+    sinks = [kw["learnable_sink"] for kw in fakes["kwargs"]] + [kw["learnable_sink"] for kw in fakes["fa4_kwargs"]]
+    assert sinks and all(t is not None and t.shape == (4,) for t in sinks)
+    assert all(t.requires_grad == (mode != "fwd") for t in sinks)
+    # a wrong dsink alone fails the row
+    if mode == "bwd":
+        import attention_backends
+        inp = attention_backends.make_inputs(shape, 3, mode)
+        ref = attention_backends.fp32_reference(inp, shape, inp.dout)
+        off = tuple(ref[:3]) + (ref[3] + 0.5,)
+        assert al.max_abs_err(off, ref) > 0.1
+
+
 def test_sdpa_gqa_row_checked_against_fp32(fakes):
     rec = al.run_shape(al.Shape("features", "fp16", 32, True, 48, 1, 4, heads_kv=2),
                        parse(*CONFIG, "--backends=flashcore,flash"), seed=2)
@@ -231,7 +297,7 @@ def test_wrong_fa4_is_flagged_not_failed(fakes):
 def test_window_passes_through_to_both(fakes):
     al.run_shape(al.Shape("features", "bf16", 32, True, 40, 1, 2, window=8, softcap=30.0),
                  parse(*CONFIG, "--backends=flashcore,fa4"), seed=0)
-    assert {"window_size": (8, 0), "softcap": 30.0} in fakes["kwargs"]
+    assert {"window_size": (8, 0), "softcap": 30.0, "learnable_sink": None} in fakes["kwargs"]
 
 
 def test_main_with_fa4_and_features(fakes, tmp_path, monkeypatch):

@@ -136,7 +136,8 @@ def failures(records):
 def shape_label(r):
     c = "causal" if r["causal"] else "noncausal"
     feats = r.get("features") or []
-    return f"{r['dtype']} D{r['head_dim']} {c} S{r['seqlen']} B{r['batch']} H{r['heads']}" + (
+    model = f"{r['model']}: " if r.get("model") else ""
+    return model + f"{r['dtype']} D{r['head_dim']} {c} S{r['seqlen']} B{r['batch']} H{r['heads']}" + (
         " " + " ".join(feats) if feats else "")
 
 
@@ -192,7 +193,7 @@ def format_table(records, backends):
     for r in sorted(records, key=record_sort_key):
         row = [r["dtype"], str(r["head_dim"]), "yes" if r["causal"] else "no",
                str(r["seqlen"]), str(r["batch"]), str(r["heads"]),
-               ",".join(r.get("features") or []) or "-"]
+               ",".join(([r["model"]] if r.get("model") else []) + (r.get("features") or [])) or "-"]
         notes = []
         for b in backends:
             e = r["backends"].get(b)

@@ -19,9 +19,10 @@ def parse(*args, environ=None):
     return al.config_from_flags(fv, environ={} if environ is None else environ)
 
 
-def attend(q, k, v, causal=False, window_size=(-1, -1), softcap=0.0):
+def attend(q, k, v, causal=False, window_size=(-1, -1), softcap=0.0, sink=None):
     """Attention of (B, S, H, D) tensors in fp32 by einsum, k/v of H / group heads (GQA),
-    FlashAttention's window (bottom-right aligned) and softcap; differentiable."""
+    FlashAttention's window (bottom-right aligned), softcap and a sink (H,) logit per head that joins
+    each row's denominator; differentiable."""
     import torch
     heads, kv_heads, d = q.shape[2], k.shape[2], q.shape[3]
     k = k.float().repeat_interleave(heads // kv_heads, dim=2)
@@ -40,7 +41,12 @@ def attend(q, k, v, causal=False, window_size=(-1, -1), softcap=0.0):
         keep &= j >= i - left
     if right is not None and right >= 0:
         keep &= j <= i + right
-    p = torch.softmax(s.masked_fill(~keep, float("-inf")), dim=-1)
+    s = s.masked_fill(~keep, float("-inf"))
+    if sink is not None:
+        column = sink.float()[None, :, None, None].expand(s.shape[0], heads, sq, 1)
+        p = torch.softmax(torch.cat([s, column], dim=-1), dim=-1)[..., :sk]
+    else:
+        p = torch.softmax(s, dim=-1)
     return torch.einsum("bhqk,bkhd->bqhd", p, v)
 
 
@@ -56,9 +62,10 @@ def fake_flashcore(state):
     def attention(q, k, v, *, causal=False, softmax_scale=None, return_lse=False, deterministic=False,
                   window_size=(-1, -1), softcap=0.0, learnable_sink=None):
         state["calls"] = state.get("calls", 0) + 1
-        state.setdefault("kwargs", []).append({"window_size": window_size, "softcap": softcap})
+        state.setdefault("kwargs", []).append({"window_size": window_size, "softcap": softcap,
+                                               "learnable_sink": learnable_sink})
         assert q.is_contiguous() and q.dim() == 4
-        out = attend(q, k, v, causal, window_size, softcap) + state.get("error", 0.0)
+        out = attend(q, k, v, causal, window_size, softcap, learnable_sink) + state.get("error", 0.0)
         return out.to(q.dtype)
 
     def flash_attn_varlen_func(q, k, v, cu_q, cu_k, max_q, max_k, dropout_p=0.0, softmax_scale=None,
@@ -82,7 +89,8 @@ def fake_fa4(state):
     def flash_attn_func(q, k, v, softmax_scale=None, causal=False, window_size=(None, None),
                         learnable_sink=None, softcap=0.0, deterministic=False, return_lse=False):
         state["fa4_calls"] = state.get("fa4_calls", 0) + 1
-        out = attend(q, k, v, causal, window_size, softcap) + state.get("fa4_error", 0.0)
+        state.setdefault("fa4_kwargs", []).append({"learnable_sink": learnable_sink})
+        out = attend(q, k, v, causal, window_size, softcap, learnable_sink) + state.get("fa4_error", 0.0)
         return out.to(q.dtype), None
 
     def flash_attn_varlen_func(q, k, v, cu_seqlens_q=None, cu_seqlens_k=None, max_seqlen_q=None,

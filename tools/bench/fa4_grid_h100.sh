@@ -14,7 +14,8 @@
 # benchmark processes, one after another, every backend in one process on the same tensors:
 # paper grid fwd, paper grid bwd, feature rows fwd, feature rows bwd (PHASES picks and orders them;
 # d96_fwd / d96_bwd: the paper grid at head dim 96; wide_fwd / wide_bwd: head dims 96, 192 and 256,
-# bf16 or $WIDE_DTYPES, S 1024 / 4096 / 16384; PHASES="": none). Bounded: the whole script
+# bf16 or $WIDE_DTYPES, S 1024 / 4096 / 16384; models_fwd / models_bwd: the models grid, open models'
+# attention layers; PHASES="": none). Bounded: the whole script
 # stops by T_END seconds (default 495), each phase by --time_budget_s and a timeout; every phase's
 # JSON is copied to $OUT as it ends. The bundle runs without run.py (run.py scrubs PYTHONPATH,
 # which FA4's --target install needs).
@@ -60,11 +61,13 @@ PAPER="--grid=paper --dtypes=${PAPER_DTYPES:-fp16,bf16} --head_dims=64,128 --cau
 FEAT="--grid=features --dtypes=bf16 --head_dims=64,128 --causal=both"
 D96="--grid=paper --dtypes=fp16,bf16 --head_dims=96 --causal=both --seqlens=1024,2048,4096,8192,16384"
 WIDE="--grid=paper --dtypes=${WIDE_DTYPES:-bf16} --head_dims=96,192,256 --causal=both --seqlens=1024,4096,16384"
+MODELS="--grid=models"
 # Unset: the four phases; set but empty: none -- FA4 installed and the bundle unpacked for a step
 # that follows (session 47's call 8 meant the latter and got the former, ~190 s of device time).
 PHASES=${PHASES-paper_fwd paper_bwd feat_fwd feat_bwd}
 # The grid of a phase (paper_*, feat_*, d96_*, wide_*).
-grid_of() { case $1 in paper_*) echo "$PAPER" ;; feat_*) echo "$FEAT" ;; d96_*) echo "$D96" ;; wide_*) echo "$WIDE" ;; esac; }
+grid_of() { case $1 in paper_*) echo "$PAPER" ;; feat_*) echo "$FEAT" ;; d96_*) echo "$D96" ;; wide_*) echo "$WIDE" ;;
+  models_*) echo "$MODELS" ;; esac; }
 
 # --- FA4 JIT warm-up, in parallel -------------------------------------------------------------
 if python3 -c "import flash_attn.cute" 2>/dev/null; then
@@ -72,7 +75,7 @@ if python3 -c "import flash_attn.cute" 2>/dev/null; then
   echo "=== FA4 warm-up (limit ${t} s) ==="
   pids=()
   for ph in $PHASES; do  # 8 shards for a paper-sized grid, 6 for the feature rows
-    n=8; [ "${ph%_*}" = feat ] && n=6
+    n=8; [ "${ph%_*}" = feat ] && n=6; [ "${ph%_*}" = models ] && n=5
     for i in $(seq 0 $((n - 1))); do
       timeout "$t" $BENCH $(grid_of "$ph") --backends=fa4 --warm_only --mode=${ph##*_} --shard=$i/$n \
         > "$W/logs/warm_${ph}_$i.log" 2>&1 &
@@ -104,7 +107,8 @@ phase() {
 # Time budgets per phase (seconds): the backward grids take longer per row. BUDGET_SCALE (an
 # integer, default 1) multiplies them, for grids widened by WIDE_DTYPES / PAPER_DTYPES.
 budget_of() { local b; case $1 in paper_fwd) b=70 ;; paper_bwd) b=95 ;; feat_fwd) b=40 ;; feat_bwd) b=60 ;;
-  d96_fwd) b=50 ;; d96_bwd) b=70 ;; wide_fwd) b=50 ;; wide_bwd) b=70 ;; esac; echo $((b * ${BUDGET_SCALE:-1})); }
+  d96_fwd) b=50 ;; d96_bwd) b=70 ;; wide_fwd) b=50 ;; wide_bwd) b=70 ;; models_fwd) b=40 ;; models_bwd) b=70 ;;
+  esac; echo $((b * ${BUDGET_SCALE:-1})); }
 for ph in $PHASES; do
   phase "$ph" "${ph##*_}" "$(budget_of "$ph")" $(grid_of "$ph")
 done
