@@ -3,6 +3,7 @@ the custom op traces without a GPU. (The float64 reference's own checks: cpu_ref
 
 import os
 import sys
+import types
 
 import pytest
 import torch
@@ -231,6 +232,24 @@ def test_residual_is_kept_where_rounded_o_would_dominate_the_gradients():
     assert keep(q, k_long, k_long, None, (-1, -1), False, torch.zeros(2, device="meta"), 9)  # packed, 9 keys
     frozen = meta(1, 4, 2, 64, grad=False), meta(1, 16, 2, 64, grad=False)
     assert not keep(frozen[0], frozen[1], frozen[1], None, (-1, -1), False, None, 0)  # no backward
+
+
+def test_a_sink_keeps_the_residual_only_where_the_backward_takes_its_gradient_from_d(monkeypatch):
+    """The sm90a backward sums a sink's gradient from its fp32 P and dP: no residual for the sink
+    there (rows of few keys still keep it). The mma.sync libraries, and sm90a's test-only mma.sync
+    backward, take it from D = rowsum(dO * O): the residual."""
+    q = types.SimpleNamespace(device=torch.device("cuda", 0))  # the rule reads only q's device
+    k_long, k_short = torch.empty(1, 4096, 2, 64, device="meta"), torch.empty(1, 16, 2, 64, device="meta")
+    sink = torch.empty(2, device="meta")
+    for arch, mma_sync, want in (("sm90a", False, False), ("sm90a", True, True), ("sm80", False, True),
+                                 ("sm89", False, True), ("sm80_ptx", False, True)):
+        monkeypatch.setattr(_attention, "_arch_for", lambda index, arch=arch: arch)
+        monkeypatch.setattr(_attention, "_SM90_BWD_MMA_SYNC", mma_sync)
+        assert _attention._residual_wanted(q, k_long, sink, (-1, -1), True, None, 0) is want, arch
+        assert _attention._residual_wanted(q, k_short, sink, (-1, -1), True, None, 0), arch
+        assert not _attention._residual_wanted(q, k_long, None, (-1, -1), True, None, 0), arch
+        # a causal window of 128 (gpt-oss's sliding layers): 129 keys a row
+        assert _attention._residual_wanted(q, k_long, sink, (128, 0), True, None, 0) is want, arch
 
 
 def test_wants_grad_follows_autograd():

@@ -114,11 +114,15 @@ class Case:
     def lse_shape(self):
         return (self.heads, self.q.shape[0]) if self.varlen else (self.q.shape[0], self.heads, self.q.shape[1])
 
-    def forward(self):
+    def forward(self, keep_residual=None):
+        """keep_residual: whether the forward also writes O's rounding residual for backward()'s D;
+        None: where training keeps it (flashcore's rule, _attention._residual_wanted)."""
         out = torch.full_like(self.dout, float("nan"))  # q's rows, v's head dim
         lse = torch.full(self.lse_shape(), float("nan"), device="cuda", dtype=torch.float32)
-        # As training runs it: the forward also keeps O's rounding residual for the backward's D.
-        self.out_resid = torch.full_like(self.dout, float("nan"))
+        if keep_residual is None:
+            keep_residual = _attention._residual_wanted(self.q, self.k, self.sink, self.window, self.causal,
+                                                        self.cu_q, self.max_k)
+        self.out_resid = torch.full_like(self.dout, float("nan")) if keep_residual else None
         _attention._launch(self.q, self.k, self.v, out, lse, self.causal, self.scale, out_resid=self.out_resid,
                            **self.features())
         torch.cuda.synchronize()

@@ -264,11 +264,12 @@ def pack_gqa_off():
 
 
 def forward_packed_and_unpacked(case):
-    """(out, lse) packed, (out, lse, out_resid) unpacked; case.out_resid stays the packed run's."""
+    """(out, lse) packed, (out, lse, out_resid) unpacked; case.out_resid stays the packed run's. Both
+    keep O's rounding residual, so that the packed kernels' residual stores are compared too."""
     with pack_gqa_off():
-        out_u, lse_u = case.forward()
+        out_u, lse_u = case.forward(keep_residual=True)
         resid_u = case.out_resid
-    out_p, lse_p = case.forward()
+    out_p, lse_p = case.forward(keep_residual=True)
     return (out_p, lse_p), (out_u, lse_u, resid_u)
 
 

@@ -279,16 +279,30 @@ def _wants_grad(*tensors) -> bool:
 # The backward's D = rowsum(dO * O) from the rounded O leaves an absolute residue of about one
 # rounding of |dO||O| per row: as FlashAttention's, harmless where rows see many keys, but it
 # dominates dS = P (dP - D) where a row's softmax is nearly one key (a row that sees a few keys),
-# and a sink's gradient sums it over every row of a head. There the forward keeps O's rounding
-# residual (_attention_fwd's save_residual) -- not always: writing it costs 2-23% of a training
-# forward at 16k tokens on an H100 (docs/PERF.md, "D from the O residual").
+# and a sink's gradient taken from D sums it over every row of a head. There the forward keeps O's
+# rounding residual (_attention_fwd's save_residual) -- not always: writing it costs 2-23% of a
+# training forward at 16k tokens on an H100 (docs/PERF.md, "D from the O residual"), more where a
+# window leaves each row few keys to compute.
 _RESIDUAL_MAX_KEYS = 16
+# Test-only (kernels/sm80/bwd_launch.cuh sm90_mma_sync_requested, read once per process there too):
+# every sm90a backward runs the mma.sync kernel, which takes a sink's gradient from D.
+_SM90_BWD_MMA_SYNC = os.environ.get("FLASHCORE_BWD_SM90_MMA_SYNC") == "1"
 
 
-def _keep_residual(q, k, v, sink, window_size, causal, cu_seqlens_q, max_seqlen_k) -> bool:
-    if not _wants_grad(q, k, v, sink):
-        return False
-    if sink is not None:
+def _sink_grad_from_d(q) -> bool:
+    """Whether the backward of a call on q's device takes a sink's gradient from D = rowsum(dO * O).
+    The sm90a backward kernels sum it from their fp32 P and dP instead (kSinkGrad,
+    kernels/hopper/bwd_launch.cuh), so there a sink needs no residual; the mma.sync libraries (sm80,
+    sm89 and the portable PTX one) take it from D. Not on a CUDA device (meta tensors): assumed."""
+    if q.device.type != "cuda":
+        return True
+    index = q.device.index if q.device.index is not None else torch.cuda.current_device()
+    return _arch_for(index) != "sm90a" or _SM90_BWD_MMA_SYNC
+
+
+def _residual_wanted(q, k, sink, window_size, causal, cu_seqlens_q, max_seqlen_k) -> bool:
+    """Whether a training forward of this call keeps O's rounding residual for its backward."""
+    if sink is not None and _sink_grad_from_d(q):
         return True
     keys = int(max_seqlen_k or 0) if cu_seqlens_q is not None else k.shape[1]
     left, right = int(window_size[0]), 0 if causal else int(window_size[1])
@@ -297,6 +311,9 @@ def _keep_residual(q, k, v, sink, window_size, causal, cu_seqlens_q, max_seqlen_
     return keys <= _RESIDUAL_MAX_KEYS
 
 
+def _keep_residual(q, k, v, sink, window_size, causal, cu_seqlens_q, max_seqlen_k) -> bool:
+    return _wants_grad(q, k, v, sink) and _residual_wanted(q, k, sink, window_size, causal, cu_seqlens_q,
+                                                           max_seqlen_k)
 
 
 _Tensor = torch.Tensor
