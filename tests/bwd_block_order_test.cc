@@ -72,6 +72,11 @@ int main() {
   expect(bwd_chunk_groups(true, false, 128, 8, 132, 32 * mb) == 1, "S16k GQA d128: 1", 0, 0, 0);
   expect(bwd_chunk_groups(true, false, 32, 128, 132, 2 * mb) == 4, "S4k MHA d128: 4", 0, 0, 0);
   expect(bwd_chunk_groups(true, false, 8, 512, 132, 64 * mb) == 1, "over the L2 cap: 1", 0, 0, 0);
+  // GQA groups of 7 heads (Qwen 2.5, d128; 28 MB of Q and dO each): the wave's 2 groups at S 8k,
+  // 4 at S 4k (H200, session 56); MQA 32 / 1 at S 4k (64 MB a group) keeps 1.
+  expect(bwd_chunk_groups(true, false, 64, 8, 132, 7ll * 8192 * 128 * 4) == 2, "Qwen S8k: 2", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 32, 16, 132, 7ll * 4096 * 128 * 4) == 4, "Qwen S4k: 4", 0, 0, 0);
+  expect(bwd_chunk_groups(true, false, 32, 4, 132, 32ll * 4096 * 128 * 4) == 1, "MQA S4k: 1", 0, 0, 0);
   expect(bwd_chunk_groups(true, false, 2, 3, 132, 1 * mb) == 3, "at most every group", 0, 0, 0);
   expect(bwd_chunk_groups(false, false, 32, 32, 132, 8 * mb) == 1, "not causal: group-major", 0, 0, 0);
   expect(bwd_chunk_groups(true, false, 32, 32, 0, 8 * mb) == 1, "unknown wave: group-major", 0, 0, 0);

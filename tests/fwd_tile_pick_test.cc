@@ -73,8 +73,17 @@ int main() {
   expect("packed d192 causal 1500 mixed", packed(192, 1500, 700, true), kShort);
   expect("packed d192 causal 4000 mixed", packed(192, 4000, 2000, true), kDefault);
   expect("d256 causal S1024", dense(256, 16, 8, 1024, true), kDefault);
+  // Sliding windows (window_keys: the most keys a row sees): the 192-row tiles from 1024 keys on.
+  expect("d64 causal S8192 window 129 keys", pick_fwd_tile(64, 2, 64, 8192, 8192, true, kSms, 0, 0, 129), kDefault);
+  expect("d64 causal S8192 window 1023 keys", pick_fwd_tile(64, 2, 32, 8192, 8192, true, kSms, 0, 0, 1023), kDefault);
+  expect("d64 causal S8192 window 1024 keys", pick_fwd_tile(64, 2, 32, 8192, 8192, true, kSms, 0, 0, 1024), kLong);
+  expect("d64 causal S8192 no window", pick_fwd_tile(64, 2, 32, 8192, 8192, true, kSms, 0, 0, -1), kLong);
+  expect("d96 causal S8192 window 513 keys", pick_fwd_tile(96, 2, 32, 8192, 8192, true, kSms, 0, 0, 513), kDefault);
+  expect("d96 full S8192 window 2049 keys", pick_fwd_tile(96, 2, 32, 8192, 8192, false, kSms, 0, 0, 2049), kLong);
+  expect("d128 causal S8192 window 129 keys", pick_fwd_tile(128, 2, 32, 8192, 8192, true, kSms, 0, 0, 129), kDefault);
   // Forced.
   expect("forced long rows", pick_fwd_tile(64, 1, 1, 100, 100, true, kSms, 2), kLong);
+  expect("forced long rows, window 129 keys", pick_fwd_tile(64, 2, 64, 8192, 8192, true, kSms, 2, 0, 129), kLong);
   if (failures == 0) std::printf("all tile picks as expected\n");
   return failures == 0 ? 0 : 1;
 }

@@ -80,7 +80,14 @@ inline BwdBlockOrder make_bwd_block_order(int n_blocks, int groups, int chunk_gr
 // Groups per chunk of the launch order (BwdBlockOrder). Causal: as many groups as one wave of key
 // blocks covers (num_sms / n_blocks), so the heaviest blocks of those groups start together and
 // the wave's tail is light blocks; but no more groups than keep their Q and dO (both read by every
-// key block of the group) within kBwdOrderL2Bytes, about two thirds of the H100's / H200's 50 MB L2.
+// key block of the group) within kBwdOrderL2Bytes. That is more than the H100's / H200's 50 MB
+// L2: a chunk's key blocks walk their queries from different starts, so less than all of it is
+// live at once. With 32 MB the cap took GQA groups of 7-8 heads at d128 below the wave, and a
+// group's last key blocks then started alone at the end; 64 MB, against 32, on an H200 (bf16,
+// causal, the backward's kernels, a process per width, docs/results/2026-12-01-h200-session56.md):
+// Qwen 2.5's 28 / 4 heads S 8192 B2 (2 groups a chunk instead of 1) 0.90x the time, S 4096 B4 (4
+// instead of 2) 0.94x, Llama 3 70B's 64 / 8 S 8192 B1 (2 instead of 1) 0.95x; MQA 32 / 1 S 4096
+// (one group's Q and dO are 64 MB) keeps 1: 2 or 4 groups a chunk there measured 1.03x.
 // Measured (H100, bf16, kernel-only, docs/results/2026-11-23-h100-bwd-order.md): GQA 32/8 causal
 // S 4k 340 -> 362 TFLOP/s at d128 (4 groups a chunk; 8 groups, 64 MB of Q and dO: 356) and 269 ->
 // 294 at d64; S 16k (one group fills the GPU) is best group-major: 2 groups of 32 MB each
@@ -96,7 +103,7 @@ inline BwdBlockOrder make_bwd_block_order(int n_blocks, int groups, int chunk_gr
 // Causal (blocks in reverse, bwd_cta.cuh) measured best group-major (the wave-wide chunk
 // 0-2% behind; a fixed width of 8 or 16 halved S 16384). Any width keeps the order deadlock-free:
 // block n - 1 of a group is always launched before block n.
-constexpr int64_t kBwdOrderL2Bytes = 32ll << 20;
+constexpr int64_t kBwdOrderL2Bytes = 64ll << 20;
 inline int bwd_chunk_groups(bool causal, bool deterministic, int n_blocks, int groups, int num_sms,
                             int64_t group_qdo_bytes) {
   // Chunked: the default causal backward and the deterministic non-causal one (both above).

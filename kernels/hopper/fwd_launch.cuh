@@ -118,9 +118,15 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   // The tile is picked for the rows and heads the scheduler walks (pack-GQA: a k/v head's group
   // of query heads as seqlen_q << gqa_shift rows).
+  // The most keys a row sees under a window bounded on both sides (-1: unbounded), in 64 bits: the
+  // sides may be as wide as INT32_MAX.
+  const int64_t window_span = static_cast<int64_t>(p.window_left) + p.window_right + 1;
+  const int window_keys = p.window_left < 0 || p.window_right < 0 ? -1
+                          : window_span > INT32_MAX               ? INT32_MAX
+                                                                  : static_cast<int>(window_span);
   auto pick_for = [&](const FwdWalkShape& walk, int forced) {
     return pick_fwd_tile(kHeadDim, p.batch, walk.heads, walk.rows, p.seqlen_k, kCausal, sm_count, forced,
-                         p.cu_seqlens_q != nullptr ? p.total_q : 0);
+                         p.cu_seqlens_q != nullptr ? p.total_q : 0, window_keys);
   };
   int gqa_shift = fwd_has_pack_gqa(kHeadDim) ? fwd_gqa_shift(p) : 0;
   FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);

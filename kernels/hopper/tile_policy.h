@@ -57,10 +57,19 @@ constexpr int kSm90RegistersPerSm = 64 * 1024;
 constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
   return head_dim == 64 || head_dim == 96 || (head_dim == 192 && !masked);
 }
+// A sliding window bounds the keys a row sees (window_keys: left + right + 1 where both sides are
+// bounded, -1 otherwise). A 192-row tile then spans window + 192 keys for window + 1 needed a row,
+// a 128-row tile window + 128: under kFwdLongRowsMinWindowKeys keys the 128-row tile runs. Measured
+// on an H200 (kernel-only, causal, S 8192, forced tiles, the window's full blocks alone:
+// docs/results/2026-12-01-h200-session56.md), 192 rows against 128: d64 (MHA, and gpt-oss's 64 / 8
+// heads with a sink) windows 128 and 512 0.994-1.001, 1024 +10..+11%, 1536-4096 +12..+22%; d96 (MHA
+// and 32 / 8) windows 128 and 512 -5..-8.5%, 1024 +6%, 1536-4096 +8..+15%.
+constexpr int kFwdLongRowsMinWindowKeys = 1024;
 // packed_q_rows: the rows of a packed call's q (cu_seqlens), 0 for a dense call; `batch` sequences.
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal, int batch = 1,
-                             long long packed_q_rows = 0) {
+                             long long packed_q_rows = 0, int window_keys = -1) {
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
+  if (window_keys >= 0 && window_keys < kFwdLongRowsMinWindowKeys) return false;
   const bool varied_lengths = packed_q_rows > 0 && 100 * packed_q_rows < 95ll * batch * seqlen_q;
   const int from = head_dim == 192  ? 4096  // 192's tile is unmasked only
                    : head_dim == 96 ? 2048
@@ -254,13 +263,13 @@ constexpr FwdNarrowShape fwd_narrow_shape(int head_dim) {
 // The long-rows tile needs a wave of its own tiles: at d64 it has 192 rows, and on a small grid
 // (B1 H8 S2048: 88 tiles on 132 SMs) it left SMs idle (30.3 us, cuDNN 22.0).
 constexpr FwdTileKind pick_fwd_tile(int head_dim, int batch, int heads, int seqlen_q, int seqlen_k, bool causal,
-                                    int sm_count, int forced, long long packed_q_rows = 0) {
+                                    int sm_count, int forced, long long packed_q_rows = 0, int window_keys = -1) {
   if (forced > 0) return static_cast<FwdTileKind>(forced - 1);
   const long long rows = static_cast<long long>(batch) * heads;
   const long long tiles_128 = rows * ((seqlen_q + 127) / 128);
   if (fwd_has_few_tiles_tile(head_dim) && 2 * tiles_128 <= sm_count) return FwdTileKind::kFewTiles;
   if (fwd_short_rows(head_dim, seqlen_k, causal)) return FwdTileKind::kShortRows;
-  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal, batch, packed_q_rows)) {
+  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal, batch, packed_q_rows, window_keys)) {
     const int long_m = fwd_tile_policy(head_dim, FwdTileKind::kLongRows).block_m;
     const long long tiles_long = rows * ((seqlen_q + long_m - 1) / long_m);
     if (long_m == fwd_tile_policy(head_dim).block_m || tiles_long >= sm_count) return FwdTileKind::kLongRows;

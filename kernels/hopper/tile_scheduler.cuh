@@ -173,17 +173,21 @@ struct TileScheduler {
 
   // Query blocks whose first row sees the sequence's first key (all of them without a window):
   // their cost grows with the block; each later block sees a whole window (bottom-right aligned:
-  // query row i's first key is i + seqlen_k - seqlen_q - window_left). Where they are at most a
-  // quarter of the blocks, all blocks are paired as without a window: the cheap pairs are then
-  // too few to unbalance the grid, and running the full-window blocks alone measured slower
-  // (window 1024 at S 8k / 16k: 0.70 / 0.69 of plain causal against 0.74 / 0.70 paired; window
-  // 4096: 0.94 / 0.91 alone against 0.89 / 0.85 paired; H100, docs/results/2026-11-23-h100-window-order.md).
+  // query row i's first key is i + seqlen_k - seqlen_q - window_left). Tiles of 128 rows: where the
+  // growing blocks are at most a quarter of the blocks, all blocks are paired as without a window
+  // (the cheap pairs are then too few to unbalance the grid), else the full-window blocks run
+  // alone. Measured: window 1024 at S 8k / 16k 0.74 / 0.70 of plain causal paired against 0.70 /
+  // 0.69 alone; window 4096: 0.94 / 0.91 alone against 0.89 / 0.85 paired (H100,
+  // docs/results/2026-11-23-h100-window-order.md); alone at window 1024, S 8k, on an H200: d128
+  // 0.958, d256 0.961 (session 56). The 192-row tiles (head dims 64 and 96, tile_policy.h) run the
+  // full-window blocks alone at every window: on an H200, windows of 512-1792 keys +6..+18% against
+  // the quarter rule's pairs (kernel-only, S 8192, docs/results/2026-12-01-h200-session56.md).
   __host__ __device__ static int growing_m_blocks(int seqlen_q, int seqlen_k, int window_left, int block_m) {
     const int m_blocks = (seqlen_q + block_m - 1) / block_m;
     if (window_left < 0) return m_blocks;
     const int last_row_from_start = window_left - (seqlen_k - seqlen_q);  // rows <= it see key 0
     const int growing = last_row_from_start < 0 ? 0 : min(m_blocks, last_row_from_start / block_m + 1);
-    return 4 * growing <= m_blocks ? m_blocks : growing;
+    return block_m <= 128 && 4 * growing <= m_blocks ? m_blocks : growing;
   }
 
   // The divisors a kernel's walk needs (host: FastDivide's set-up is a loop and a 64-bit divide).
