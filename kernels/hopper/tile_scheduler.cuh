@@ -180,7 +180,7 @@ struct TileScheduler {
   // 0.69 alone; window 4096: 0.94 / 0.91 alone against 0.89 / 0.85 paired (H100,
   // docs/results/2026-11-23-h100-window-order.md); alone at window 1024, S 8k, on an H200: d128
   // 0.958, d256 0.961 (session 56). The 192-row tiles (head dims 64 and 96, tile_policy.h) run the
-  // full-window blocks alone at every window: on an H200, windows of 512-1792 keys +6..+18% against
+  // full-window blocks alone at every window: on an H200, windows of 512-1792 keys +2..+18% against
   // the quarter rule's pairs (kernel-only, S 8192, docs/results/2026-12-01-h200-session56.md).
   __host__ __device__ static int growing_m_blocks(int seqlen_q, int seqlen_k, int window_left, int block_m) {
     const int m_blocks = (seqlen_q + block_m - 1) / block_m;
