@@ -81,7 +81,7 @@ int main() {
   expect(bwd_chunk_groups(false, false, 32, 32, 132, 8 * mb) == 1, "not causal: group-major", 0, 0, 0);
   expect(bwd_chunk_groups(true, false, 32, 32, 0, 8 * mb) == 1, "unknown wave: group-major", 0, 0, 0);
   // Deterministic: the wave-wide chunk when not causal (d64 S2048: 16 key blocks, 8 groups a
-  // wave), group-major when causal; the L2 cap as above.
+  // wave), group-major when causal; the L2 cap at 32 MB (the default causal backward's is 64).
   expect(bwd_chunk_groups(false, true, 16, 128, 132, 1 * mb) == 8, "det full S2k d64: 8", 0, 0, 0);
   expect(bwd_chunk_groups(false, true, 8, 128, 132, 1 * mb) == 16, "det full S1k d64: 16", 0, 0, 0);
   expect(bwd_chunk_groups(false, true, 128, 32, 132, 4 * mb) == 1, "det full S16k: 1", 0, 0, 0);

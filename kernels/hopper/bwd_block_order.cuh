@@ -102,15 +102,18 @@ inline BwdBlockOrder make_bwd_block_order(int n_blocks, int groups, int chunk_gr
 // 0.87-0.90 -> 0.94-0.97 (H100, bf16, kernel-only, docs/results/2026-11-25-h100-session20.md).
 // Causal (blocks in reverse, bwd_cta.cuh) measured best group-major (the wave-wide chunk
 // 0-2% behind; a fixed width of 8 or 16 halved S 16384). Any width keeps the order deadlock-free:
-// block n - 1 of a group is always launched before block n.
+// block n - 1 of a group is always launched before block n. Its chunks keep the 32 MB budget the
+// default causal backward had before session 56 (64 MB there was not measured in this mode).
 constexpr int64_t kBwdOrderL2Bytes = 64ll << 20;
+constexpr int64_t kBwdOrderL2BytesDeterministic = 32ll << 20;
 inline int bwd_chunk_groups(bool causal, bool deterministic, int n_blocks, int groups, int num_sms,
                             int64_t group_qdo_bytes) {
   // Chunked: the default causal backward and the deterministic non-causal one (both above).
   const bool chunked = causal ? !deterministic : deterministic;
   if (!chunked || n_blocks <= 0 || groups <= 1) return 1;
   int width = num_sms / n_blocks;
-  const int64_t fit = kBwdOrderL2Bytes / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
+  const int64_t budget = deterministic ? kBwdOrderL2BytesDeterministic : kBwdOrderL2Bytes;
+  const int64_t fit = budget / (group_qdo_bytes > 0 ? group_qdo_bytes : 1);
   if (width > fit) width = static_cast<int>(fit);
   if (width > groups) width = groups;
   return width < 1 ? 1 : width;
