@@ -81,6 +81,8 @@ int main() {
   expect("d96 causal S8192 window 513 keys", pick_fwd_tile(96, 2, 32, 8192, 8192, true, kSms, 0, 0, 513), kDefault);
   expect("d96 full S8192 window 2049 keys", pick_fwd_tile(96, 2, 32, 8192, 8192, false, kSms, 0, 0, 2049), kLong);
   expect("d128 causal S8192 window 129 keys", pick_fwd_tile(128, 2, 32, 8192, 8192, true, kSms, 0, 0, 129), kDefault);
+  expect("d192 full S8192 window 513 keys (its rule)", pick_fwd_tile(192, 2, 16, 8192, 8192, false, kSms, 0, 0, 513),
+         kLong);
   // Forced.
   expect("forced long rows", pick_fwd_tile(64, 1, 1, 100, 100, true, kSms, 2), kLong);
   expect("forced long rows, window 129 keys", pick_fwd_tile(64, 2, 64, 8192, 8192, true, kSms, 2, 0, 129), kLong);

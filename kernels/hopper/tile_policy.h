@@ -63,13 +63,15 @@ constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
 // on an H200 (kernel-only, causal, S 8192, forced tiles, the window's full blocks alone:
 // docs/results/2026-12-01-h200-session56.md), 192 rows against 128: d64 (MHA, and gpt-oss's 64 / 8
 // heads with a sink) windows 128 and 512 0.994-1.001, 1024 +10..+11%, 1536-4096 +12..+22%; d96 (MHA
-// and 32 / 8) windows 128 and 512 -5..-8.5%, 1024 +6%, 1536-4096 +8..+15%.
+// and 32 / 8) windows 128 and 512 -5..-8.5%, 1024 +6%, 1536-4096 +8..+15%. Head dim 192's long-rows
+// tile is a wider key block on the same 128 rows (unmasked calls only); not measured under
+// windows, so it keeps its rule.
 constexpr int kFwdLongRowsMinWindowKeys = 1024;
 // packed_q_rows: the rows of a packed call's q (cu_seqlens), 0 for a dense call; `batch` sequences.
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal, int batch = 1,
                              long long packed_q_rows = 0, int window_keys = -1) {
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
-  if (window_keys >= 0 && window_keys < kFwdLongRowsMinWindowKeys) return false;
+  if (head_dim != 192 && window_keys >= 0 && window_keys < kFwdLongRowsMinWindowKeys) return false;
   const bool varied_lengths = packed_q_rows > 0 && 100 * packed_q_rows < 95ll * batch * seqlen_q;
   const int from = head_dim == 192  ? 4096  // 192's tile is unmasked only
                    : head_dim == 96 ? 2048
