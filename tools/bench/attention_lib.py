@@ -3,7 +3,8 @@ FlashAttention-4, side by side, every backend in one process on the same tensors
 
 tools/bench/attention.py is the thin absl entry point; the benchmark is split by concern:
   attention_config.py    constants, flags, Config, the --rows grammar, the grids (paper, seed,
-                         features) and the FLOPs each row needs;
+                         features, models) and the FLOPs each row needs;
+  attention_models.py    the models grid's layers (open models' head counts, windows, sinks);
   attention_backends.py  inputs, each backend's timed callable, which backend runs which row, the
                          references and the error measure;
   attention_timing.py    do_bench (eager), CUDA-graph replay (kernel only), host-bound us/call;
