@@ -2,7 +2,7 @@
 // call's shape takes -- the few-tiles tile on small grids, head dim 64's long-rows tile from 1024
 // query rows (3072 causal), packed causal batches whose lengths vary from 1536 (equal or
 // near-equal packed lengths by the dense rule), 96's from 2048; 192's short-rows tile for causal
-// calls under 2048 keys.
+// calls under 2048 keys; sliding windows, unpacked and packed (pack-GQA).
 #include <cstdio>
 
 #include "kernels/hopper/tile_policy.h"
@@ -83,6 +83,26 @@ int main() {
   expect("d128 causal S8192 window 129 keys", pick_fwd_tile(128, 2, 32, 8192, 8192, true, kSms, 0, 0, 129), kDefault);
   expect("d192 full S8192 window 513 keys (its rule)", pick_fwd_tile(192, 2, 16, 8192, 8192, false, kSms, 0, 0, 513),
          kLong);
+  // Packed windows (fwd_pack_window: groups of 4 or 8, at most 1025 keys): the walk's rows are
+  // positions << shift over the k/v heads, and the packed 192-row tile takes any such window.
+  expect("d64 causal S8192 window 129 keys, packed 64 / 8", pick_fwd_tile(64, 2, 8, 8192 << 3, 8192, true, kSms, 0, 0, 129, 3),
+         kLong);
+  expect("d64 causal S8192 window 513 keys, packed 32 / 8", pick_fwd_tile(64, 2, 8, 8192 << 2, 8192, true, kSms, 0, 0, 513, 2),
+         kLong);
+  expect("d64 causal S8192 window 129 keys, unpacked", pick_fwd_tile(64, 2, 64, 8192, 8192, true, kSms, 0, 0, 129, 0),
+         kDefault);
+  {
+    using flashcore::hopper::fwd_pack_window;
+    const bool packs[] = {fwd_pack_window(64, 3, 129), fwd_pack_window(64, 2, 1025), fwd_pack_window(64, 3, 1026),
+                          fwd_pack_window(64, 1, 129), fwd_pack_window(64, 3, -1), fwd_pack_window(128, 3, 129)};
+    const bool want[] = {true, true, false, false, false, false};
+    for (int i = 0; i < 6; ++i) {
+      if (packs[i] != want[i]) {
+        ++failures;
+        std::printf("FAIL fwd_pack_window case %d: got %d\n", i, packs[i]);
+      }
+    }
+  }
   // Forced.
   expect("forced long rows", pick_fwd_tile(64, 1, 1, 100, 100, true, kSms, 2), kLong);
   expect("forced long rows, window 129 keys", pick_fwd_tile(64, 2, 64, 8192, 8192, true, kSms, 2, 0, 129), kLong);

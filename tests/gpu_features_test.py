@@ -224,7 +224,7 @@ def test_mqa_and_grad_through_lse(dtype):
 
 
 # --- pack-GQA (kernels/hopper/fwd_launch.cuh fwd_gqa_shift): on sm90a, dense GQA calls with groups
-# of 2, 4 or 8 and no left window, at head dims that run on the 64 kernels, take a kernel whose
+# of 2, 4 or 8 (sliding windows included), at head dims that run on the 64 kernels, take a kernel whose
 # tiles hold a group's query heads (row r: position r / group, head r % group). Each case below
 # runs packed and unpacked (_set_pack_gqa) on the same inputs and tile: the packed result must
 # match float64 and be bitwise the unpacked one (a row sees the same key blocks in the same order;
@@ -289,7 +289,13 @@ PACK_ROUTES = {
     "d40-g4-sink-softcap": (dict(head_dim=40, gqa=True, sink=True, softcap=True), True),
     "d64/v32-g4": (dict(head_dim=64, head_dim_v=32, gqa=True), True),
     "d64-g3": (dict(head_dim=64, gqa=True, group=3, heads=6), False),
-    "d64-g4-left-window": (dict(head_dim=64, gqa=True, window=True), False),
+    "d64-g4-left-window": (dict(head_dim=64, gqa=True, window=True), True),
+    # tile_policy.h fwd_pack_window: groups of 2, and windows of more than 1025 keys, stay unpacked.
+    "d64-g2-left-window": (dict(head_dim=64, gqa=True, group=2, window=True), False),
+    "d64-g8-window-1101-keys": (dict(head_dim=64, gqa=True, group=8, causal=True, window=True, window_size=(1100, 0),
+                                     dense_shape=(1, 2100, 2100)), False),
+    "d64-g8-causal-sliding-window-sink": (dict(head_dim=64, gqa=True, group=8, causal=True, window=True,
+                                               window_size=(128, 0), sink=True, dense_shape=(2, 700, 700)), True),
     "d64-g4-varlen": (dict(head_dim=64, gqa=True, varlen=True), False),
     "d128-g4": (dict(head_dim=128, gqa=True), False),
     "d64-mha": (dict(head_dim=64), False),
@@ -310,14 +316,18 @@ def test_pack_gqa_runs_where_it_applies(route):
         assert forward_kernels(case)[0] == [False]
 
 
-# Every tile the 64 kernels have (forced) x group 2 / 4 / 8, causal and not; plain and with softcap,
-# a sink and seqused_k. 150 query rows: no tile is full, and 150 x group rows not a tile multiple.
-@pytest.mark.parametrize("features", ["plain", "softcap+sink+seqused"])
+# Every tile the 64 kernels have (forced) x group 2 / 4 / 8, causal and not; plain, with softcap,
+# a sink and seqused_k, and with a sliding window (left 45, and right 70 where not causal; its
+# growing query blocks are counted in positions, tile_scheduler.cuh; groups of 2 run it unpacked,
+# tile_policy.h fwd_pack_window). 150 query rows: no tile is full, and 150 x group rows not a tile
+# multiple.
+@pytest.mark.parametrize("features", ["plain", "softcap+sink+seqused", "window"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("group", [2, 4, 8])
 @pytest.mark.parametrize("tile", ["default", "long_rows", "few_tiles"])
 def test_pack_gqa_every_tile_and_group_is_bitwise_unpacked_and_matches_float64(tile, group, causal, features):
-    extra = dict(softcap=True, sink=True, seqused=True) if features != "plain" else {}
+    extra = {"plain": {}, "softcap+sink+seqused": dict(softcap=True, sink=True, seqused=True),
+             "window": dict(window=True)}[features]
     case = Case(dtype=DTYPES[causal], head_dim=64, gqa=True, group=group, causal=causal, **extra)
     _attention._set_forced_fwd_tile(tile)
     try:
@@ -342,6 +352,13 @@ PACK_SHAPES = {
     "sq1-causal-g8": dict(head_dim=64, causal=True, group=8, dense_shape=(3, 1, 300)),
     "s1000-causal-g8-sink": dict(head_dim=64, causal=True, group=8, sink=True, dense_shape=(1, 1000, 1000)),
     "right-window-softcap-sink": dict(head_dim=64, window=True, window_size=(-1, 40), softcap=True, sink=True),
+    # gpt-oss's sliding layer (window 128, a sink) on 1000 positions: most query blocks see a
+    # whole window; and a window wider than the rows before the last (every block growing).
+    "s1000-causal-g8-window128-sink": dict(head_dim=64, causal=True, group=8, window=True, window_size=(128, 0),
+                                           sink=True, dense_shape=(1, 1000, 1000)),
+    "sq300<sk900-causal-g4-window700": dict(head_dim=64, causal=True, group=4, window=True, window_size=(700, 0),
+                                            dense_shape=(2, 300, 900)),
+    "two-sided-window-g4": dict(head_dim=64, group=4, window=True, window_size=(60, 25), dense_shape=(2, 500, 520)),
 }
 
 

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include "kernels/flash_bwd_api.h"
@@ -25,17 +24,6 @@
 
 namespace flashcore {
 namespace hopper {
-
-// Test-only: FLASHCORE_BWD_CHUNK_GROUPS=N runs every sm90a backward with N groups a chunk of its
-// launch order (BwdBlockOrder; at most the call's groups), to measure orders against
-// bwd_chunk_groups' choice. Read once per process; unset or 0: bwd_chunk_groups decides.
-inline int forced_bwd_chunk_groups() {
-  static const int forced = [] {
-    const char* e = std::getenv("FLASHCORE_BWD_CHUNK_GROUPS");
-    return e != nullptr ? std::atoi(e) : 0;
-  }();
-  return forced;
-}
 
 // The main kernel of a head dim's layout; only that one is instantiated. kSinkGrad: the variant
 // that also sums the sink's gradient (BwdParams::sink_partial). A template flag, not a run-time
@@ -136,7 +124,7 @@ cudaError_t launch_bwd_wgmma(const BwdParams& p, cudaStream_t stream) {
   // Q and dO of one group: its query heads' rows, kHeadDim wide (the tiles the TMA brings in).
   const int64_t group_qdo_bytes =
       static_cast<int64_t>(p.heads / p.heads_kv) * p.seqlen_q * kHeadDim * 2 * sizeof(Element);
-  const int forced_chunk = forced_bwd_chunk_groups();
+  const int forced_chunk = bwd::forced_bwd_chunk_groups();
   const BwdBlockOrder order = make_bwd_block_order(
       n_blocks, groups,
       forced_chunk > 0 ? std::min(forced_chunk, groups)

@@ -134,7 +134,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
   const TileScheduler<kCausal> scheduler(
       walked.rows, walked.heads, p.batch, kBlockM, pair_causal_tiles,
-      kCausal ? TileScheduler<kCausal>::growing_m_blocks(walked.rows, p.seqlen_k, p.window_left, kBlockM) : 0,
+      kCausal ? TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kBlockM, gqa_shift) : 0,
       sorted_varlen,
       static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw)), walk_divisors);
   const int tma_batch_of = varlen ? 0 : 1;  // packed varlen: one TMA batch entry holds every row

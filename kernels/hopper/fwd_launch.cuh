@@ -19,11 +19,11 @@ namespace hopper {
 
 // Pack-GQA (fwd_kernel.cuh): log2 of the query heads per k/v head a tile packs, 0 for none. Dense
 // calls with groups of 2, 4 or 8 (a thread's two rows, 8 apart, stay one head's: its sink and
-// lse row) and no left window (the scheduler's split of a window's growing blocks counts rows,
-// tile_scheduler.cuh). Packed varlen batches keep one head a tile: their rows are addressed
-// through cu_seqlens, which a 5-D map's position axis does not follow.
+// lse row), sliding windows included (the scheduler counts a window's growing blocks in
+// positions: tile_scheduler.cuh growing_m_blocks). Packed varlen batches keep one head a tile:
+// their rows are addressed through cu_seqlens, which a 5-D map's position axis does not follow.
 inline int fwd_gqa_shift(const FwdParams& p) {
-  if (!fwd_pack_gqa() || p.cu_seqlens_q != nullptr || p.window_left >= 0 || p.heads_kv <= 0) return 0;
+  if (!fwd_pack_gqa() || p.cu_seqlens_q != nullptr || p.heads_kv <= 0) return 0;
   if (p.seqlen_q > (1 << 27)) return 0;  // seqlen_q << 3 stays an int
   const int group = p.heads / p.heads_kv;
   return group == 2 ? 1 : group == 4 ? 2 : group == 8 ? 3 : 0;
@@ -98,7 +98,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cud
       !t.varlen && TileScheduler<kCausal>::causal_pairs(walked.rows, walked.heads, p.batch, kPolicy.block_m, sm_count);
   const TileScheduler<kCausal> scheduler(
       walked.rows, walked.heads, p.batch, kPolicy.block_m, pairs,
-      TileScheduler<kCausal>::growing_m_blocks(walked.rows, p.seqlen_k, p.window_left, kPolicy.block_m));
+      TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kPolicy.block_m, gqa_shift));
   const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * walked.heads * p.batch;
   // The walk's largest index; a packed batch's sorted order may pair causal tiles on the GPU
   // (ceil(m / 2) pairs of a sequence's m blocks: at most m + 1 walk steps).
@@ -124,13 +124,15 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   const int window_keys = p.window_left < 0 || p.window_right < 0 ? -1
                           : window_span > INT32_MAX               ? INT32_MAX
                                                                   : static_cast<int>(window_span);
-  auto pick_for = [&](const FwdWalkShape& walk, int forced) {
+  auto pick_for = [&](const FwdWalkShape& walk, int forced, int shift) {
     return pick_fwd_tile(kHeadDim, p.batch, walk.heads, walk.rows, p.seqlen_k, kCausal, sm_count, forced,
-                         p.cu_seqlens_q != nullptr ? p.total_q : 0, window_keys);
+                         p.cu_seqlens_q != nullptr ? p.total_q : 0, window_keys, shift);
   };
   int gqa_shift = fwd_has_pack_gqa(kHeadDim) ? fwd_gqa_shift(p) : 0;
+  // A left window packs where tile_policy.h fwd_pack_window says it pays.
+  if (p.window_left >= 0 && !fwd_pack_window(kHeadDim, gqa_shift, window_keys)) gqa_shift = 0;
   FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
-  FwdTileKind tile = pick_for(walked, forced_fwd_tile());
+  FwdTileKind tile = pick_for(walked, forced_fwd_tile(), gqa_shift);
   // bf16 causal calls whose unpacked walk takes the long-rows tile run unpacked (unless a test
   // forces a tile): since session 55 that kernel's key-block loop has no spill, where the packed
   // one reloads two spilled values a block (tests/sass_test.py SM90A_FWD_STACK_BUDGETS: 16 against
@@ -138,11 +140,12 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
   // heads, docs/results/2026-11-30-h200-session55.md): bf16 causal groups 4 / 8 at S 4096-16384
   // unpacked +1.0..+3.8%; bf16 full and fp16 0.96-1.02 from S 4096, so they keep packing. (Those
   // packed kernels have no spill in the loop either, so a spill-free packed bf16 causal kernel
-  // would be expected to read as they do: no better than unpacked at long rows.)
+  // would be expected to read as they do: no better than unpacked at long rows.) Packed windows
+  // (fwd_pack_window) keep packing: their packed tile spans fewer keys than the unpacked one.
   if constexpr (kDType == DType::kBf16 && kCausal && fwd_has_long_rows_tile(kHeadDim, kCausal)) {
-    if (gqa_shift > 0 && forced_fwd_tile() == 0) {
+    if (gqa_shift > 0 && forced_fwd_tile() == 0 && p.window_left < 0) {
       const FwdWalkShape unpacked = fwd_walk_shape(p, 0);
-      if (pick_for(unpacked, 0) == FwdTileKind::kLongRows) {
+      if (pick_for(unpacked, 0, 0) == FwdTileKind::kLongRows) {
         gqa_shift = 0;
         walked = unpacked;
         tile = FwdTileKind::kLongRows;

@@ -67,11 +67,15 @@ constexpr bool fwd_has_long_rows_tile(int head_dim, bool masked) {
 // tile is a wider key block on the same 128 rows (unmasked calls only); not measured under
 // windows, so it keeps its rule.
 constexpr int kFwdLongRowsMinWindowKeys = 1024;
+// Pack-GQA under a sliding window (fwd_pack_window below): a packed 192-row tile holds 192 >> shift
+// positions, so it spans window + 24 keys at groups of 8, window + 48 at 4, where the unpacked
+// 192-row tile spans window + 192; the window rule above does not apply to it.
 // packed_q_rows: the rows of a packed call's q (cu_seqlens), 0 for a dense call; `batch` sequences.
+// gqa_shift: the walk's pack-GQA shift (seqlen_q then counts its rows: positions << gqa_shift).
 constexpr bool fwd_long_rows(int head_dim, int seqlen_q, int seqlen_k, bool causal, int batch = 1,
-                             long long packed_q_rows = 0, int window_keys = -1) {
+                             long long packed_q_rows = 0, int window_keys = -1, int gqa_shift = 0) {
   if (!fwd_has_long_rows_tile(head_dim, causal)) return false;
-  if (head_dim != 192 && window_keys >= 0 && window_keys < kFwdLongRowsMinWindowKeys) return false;
+  if (head_dim != 192 && gqa_shift == 0 && window_keys >= 0 && window_keys < kFwdLongRowsMinWindowKeys) return false;
   const bool varied_lengths = packed_q_rows > 0 && 100 * packed_q_rows < 95ll * batch * seqlen_q;
   const int from = head_dim == 192  ? 4096  // 192's tile is unmasked only
                    : head_dim == 96 ? 2048
@@ -98,6 +102,21 @@ constexpr bool fwd_has_few_tiles_tile(int head_dim) { return head_dim == 64 || h
 // d128 0.980..1.016 (session 35), so not built there. As a run-time shift in every kernel it cost
 // the unpacked (MHA) rows 0.981..1.006 (more spills), hence a kernel of its own.
 constexpr bool fwd_has_pack_gqa(int head_dim) { return head_dim == 64; }
+// A window bounded on both sides (window_keys >= 0: the most keys a row sees; causal is right = 0)
+// packs only where it measured faster: groups of 4 or 8 (gqa_shift >= 2) and windows of at most
+// kFwdPackedWindowMaxKeys keys, which then take the long-rows tile (fwd_long_rows). Other windowed
+// calls with a left side run unpacked, as before session 57. Measured on an H200 (kernel-only, one
+// process, causal, S 8192 B2, d64, packed 192-row tile against the tile the unpacked call took:
+// docs/results/2026-12-01-h200-session57.md): gpt-oss's 64 / 8 heads with a sink, windows 128 /
+// 512 / 1024: bf16 +12.5 / +14.5 / +7.8%, fp16 128 / 1024 +20 / +12% (against unpacked 128-row
+// tiles, and 192-row ones at 1024); 32 / 8 (groups of 4) 128 / 1024 +4.8 / +1.1%. At window 4096
+// the unpacked 192-row tile was faster (bf16 3.1% at groups of 8, 5.7% at 4: the packed causal bf16
+// kernel reloads spilled values every key block, tests/sass_test.py), and groups of 2 at window
+// 128 lost 7% packed.
+constexpr int kFwdPackedWindowMaxKeys = 1025;
+constexpr bool fwd_pack_window(int head_dim, int gqa_shift, int window_keys) {
+  return fwd_has_pack_gqa(head_dim) && gqa_shift >= 2 && window_keys >= 0 && window_keys <= kFwdPackedWindowMaxKeys;
+}
 
 // Short causal rows (head dim 192; pick_fwd_tile below): a masked call whose keys are fewer than
 // 2048 runs 128 x 64 tiles instead of the default 128 x 80. Under 128-row causal tiles the 80-key
@@ -265,13 +284,14 @@ constexpr FwdNarrowShape fwd_narrow_shape(int head_dim) {
 // The long-rows tile needs a wave of its own tiles: at d64 it has 192 rows, and on a small grid
 // (B1 H8 S2048: 88 tiles on 132 SMs) it left SMs idle (30.3 us, cuDNN 22.0).
 constexpr FwdTileKind pick_fwd_tile(int head_dim, int batch, int heads, int seqlen_q, int seqlen_k, bool causal,
-                                    int sm_count, int forced, long long packed_q_rows = 0, int window_keys = -1) {
+                                    int sm_count, int forced, long long packed_q_rows = 0, int window_keys = -1,
+                                    int gqa_shift = 0) {
   if (forced > 0) return static_cast<FwdTileKind>(forced - 1);
   const long long rows = static_cast<long long>(batch) * heads;
   const long long tiles_128 = rows * ((seqlen_q + 127) / 128);
   if (fwd_has_few_tiles_tile(head_dim) && 2 * tiles_128 <= sm_count) return FwdTileKind::kFewTiles;
   if (fwd_short_rows(head_dim, seqlen_k, causal)) return FwdTileKind::kShortRows;
-  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal, batch, packed_q_rows, window_keys)) {
+  if (fwd_long_rows(head_dim, seqlen_q, seqlen_k, causal, batch, packed_q_rows, window_keys, gqa_shift)) {
     const int long_m = fwd_tile_policy(head_dim, FwdTileKind::kLongRows).block_m;
     const long long tiles_long = rows * ((seqlen_q + long_m - 1) / long_m);
     if (long_m == fwd_tile_policy(head_dim).block_m || tiles_long >= sm_count) return FwdTileKind::kLongRows;

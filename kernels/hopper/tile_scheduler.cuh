@@ -182,11 +182,20 @@ struct TileScheduler {
   // 0.958, d256 0.961 (session 56). The 192-row tiles (head dims 64 and 96, tile_policy.h) run the
   // full-window blocks alone at every window: on an H200, windows of 512-1792 keys +2..+18% against
   // the quarter rule's pairs (kernel-only, S 8192, docs/results/2026-12-01-h200-session56.md).
-  __host__ __device__ static int growing_m_blocks(int seqlen_q, int seqlen_k, int window_left, int block_m) {
-    const int m_blocks = (seqlen_q + block_m - 1) / block_m;
+  // Pack-GQA (gqa_shift > 0): seqlen_q counts positions and a block block_m of the walk's
+  // seqlen_q << gqa_shift rows; position i's rows are [i << gqa_shift, (i + 1) << gqa_shift).
+  __host__ __device__ static int growing_m_blocks(int seqlen_q, int seqlen_k, int window_left, int block_m,
+                                                  int gqa_shift = 0) {
+    const int m_blocks = ((seqlen_q << gqa_shift) + block_m - 1) / block_m;
     if (window_left < 0) return m_blocks;
-    const int last_row_from_start = window_left - (seqlen_k - seqlen_q);  // rows <= it see key 0
-    const int growing = last_row_from_start < 0 ? 0 : min(m_blocks, last_row_from_start / block_m + 1);
+    const int last_pos_from_start = window_left - (seqlen_k - seqlen_q);  // positions <= it see key 0
+    // Their rows end before (last + 1) << gqa_shift (64-bit: the launcher cuts window sides to the
+    // sequences, but a shifted position count may pass INT32_MAX on the way).
+    const int growing =
+        last_pos_from_start < 0
+            ? 0
+            : static_cast<int>(min(static_cast<long long>(m_blocks),
+                                   (((static_cast<long long>(last_pos_from_start) + 1) << gqa_shift) - 1) / block_m + 1));
     return block_m <= 128 && 4 * growing <= m_blocks ? m_blocks : growing;
   }
 

@@ -1,6 +1,6 @@
 // The mma.sync backward's launchers (kernels/sm80/bwd_kernel.cuh holds the main kernel):
 // launch_main, one tile shape's launch of flash_bwd_kernel; the test-only switches that pick the
-// sm90a tile shape or the mma.sync fallback; launch_bwd, the registered launcher of an (arch, dtype,
+// sm90a tile shape, the mma.sync fallback or the sm90a launch order's chunk width; launch_bwd, the registered launcher of an (arch, dtype,
 // head dim, causal) -- preprocess, main kernel, dQ convert (and with a sink, its share from D) --
 // which the generated instantiation TUs (kernels/defs.bzl) and the sm90a fallback
 // (kernels/hopper/bwd_launch.cuh) call. Split from bwd_kernel.cuh by concern (kernel / launch).
@@ -63,6 +63,18 @@ inline bool sm90_mma_sync_requested() {
     return e != nullptr && std::strcmp(e, "1") == 0;
   }();
   return requested;
+}
+
+// Test-only, sm90a: FLASHCORE_BWD_CHUNK_GROUPS=N runs every sm90a backward with N groups a chunk
+// of its launch order (kernels/hopper/bwd_block_order.cuh BwdBlockOrder; at most the call's
+// groups), to measure orders against bwd_chunk_groups' choice. Read once per process; unset or 0:
+// bwd_chunk_groups decides.
+inline int forced_bwd_chunk_groups() {
+  static const int forced = [] {
+    const char* e = std::getenv("FLASHCORE_BWD_CHUNK_GROUPS");
+    return e != nullptr ? std::atoi(e) : 0;
+  }();
+  return forced;
 }
 
 }  // namespace bwd

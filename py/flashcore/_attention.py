@@ -113,6 +113,11 @@ def _arch_for(device_index: int) -> str:
     return _forced_arch or _device_arch(device_index)
 
 
+def _device_index(t) -> int:
+    """The CUDA device index of t's device, the current device where it names none."""
+    return t.device.index if t.device.index is not None else torch.cuda.current_device()
+
+
 def _raw_stream(device_index: int) -> int:
     """The current CUDA stream of a device as an integer handle, without building a Stream object."""
     global _raw_stream
@@ -296,8 +301,7 @@ def _sink_grad_from_d(q) -> bool:
     sm89 and the portable PTX one) take it from D. Not on a CUDA device (meta tensors): assumed."""
     if q.device.type != "cuda":
         return True
-    index = q.device.index if q.device.index is not None else torch.cuda.current_device()
-    return _arch_for(index) != "sm90a" or _SM90_BWD_MMA_SYNC
+    return _arch_for(_device_index(q)) != "sm90a" or _SM90_BWD_MMA_SYNC
 
 
 def _residual_wanted(q, k, sink, window_size, causal, cu_seqlens_q, max_seqlen_k) -> bool:

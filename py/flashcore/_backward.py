@@ -54,7 +54,7 @@ def attention_bwd_into(dout, q, k, v, out, lse, dq, dk, dv, causal: bool, softma
     for name, t in (("q", q), ("k", k), ("v", v)):
         if t.data_ptr() % 16:
             raise ValueError("flashcore.attention: %s's data is not 16-byte aligned; pass %s.clone()" % (name, name))
-    device = q.device.index if q.device.index is not None else torch.cuda.current_device()
+    device = _core._device_index(q)
     # Packed: rows past cu_seqlens_q[-1] belong to no sequence and the preprocess skips them; zeros
     # there keep callers that read dsum from uninitialised memory.
     dsum = (torch.zeros if f.varlen else torch.empty)(lse_shape, dtype=torch.float32, device=q.device)
