@@ -85,10 +85,10 @@ int main() {
          kLong);
   // Packed windows (fwd_pack_window: groups of 4 or 8, at most 1025 keys): the walk's rows are
   // positions << shift over the k/v heads, and the packed 192-row tile takes any such window.
-  expect("d64 causal S8192 window 129 keys, packed 64 / 8", pick_fwd_tile(64, 2, 8, 8192 << 3, 8192, true, kSms, 0, 0, 129, 3),
-         kLong);
-  expect("d64 causal S8192 window 513 keys, packed 32 / 8", pick_fwd_tile(64, 2, 8, 8192 << 2, 8192, true, kSms, 0, 0, 513, 2),
-         kLong);
+  expect("d64 causal S8192 window 129 keys, packed 64 / 8",
+         pick_fwd_tile(64, 2, 8, 8192 << 3, 8192, true, kSms, 0, 0, 129, 3), kLong);
+  expect("d64 causal S8192 window 513 keys, packed 32 / 8",
+         pick_fwd_tile(64, 2, 8, 8192 << 2, 8192, true, kSms, 0, 0, 513, 2), kLong);
   expect("d64 causal S8192 window 129 keys, unpacked", pick_fwd_tile(64, 2, 64, 8192, 8192, true, kSms, 0, 0, 129, 0),
          kDefault);
   {

@@ -189,13 +189,15 @@ struct TileScheduler {
     const int m_blocks = ((seqlen_q << gqa_shift) + block_m - 1) / block_m;
     if (window_left < 0) return m_blocks;
     const int last_pos_from_start = window_left - (seqlen_k - seqlen_q);  // positions <= it see key 0
-    // Their rows end before (last + 1) << gqa_shift (64-bit: the launcher cuts window sides to the
-    // sequences, but a shifted position count may pass INT32_MAX on the way).
+    // Packed: those positions' rows end before (last + 1) << gqa_shift; the last position is at
+    // most seqlen_q - 1, so that stays within the walk's rows (an int: fwd_launch.cuh
+    // fwd_gqa_shift). Unpacked (gqa_shift 0): the count as it was before pack-GQA took windows,
+    // written the same way so that the unpacked kernels (whose gqa_shift is a constant 0) keep
+    // their SASS.
     const int growing =
-        last_pos_from_start < 0
-            ? 0
-            : static_cast<int>(min(static_cast<long long>(m_blocks),
-                                   (((static_cast<long long>(last_pos_from_start) + 1) << gqa_shift) - 1) / block_m + 1));
+        last_pos_from_start < 0 ? 0
+        : gqa_shift == 0        ? min(m_blocks, last_pos_from_start / block_m + 1)
+                                : min(m_blocks, (((min(last_pos_from_start, seqlen_q - 1) + 1) << gqa_shift) - 1) / block_m + 1);
     return block_m <= 128 && 4 * growing <= m_blocks ? m_blocks : growing;
   }
 

@@ -1,9 +1,10 @@
 // The mma.sync backward's launchers (kernels/sm80/bwd_kernel.cuh holds the main kernel):
 // launch_main, one tile shape's launch of flash_bwd_kernel; the test-only switches that pick the
-// sm90a tile shape, the mma.sync fallback or the sm90a launch order's chunk width; launch_bwd, the registered launcher of an (arch, dtype,
-// head dim, causal) -- preprocess, main kernel, dQ convert (and with a sink, its share from D) --
-// which the generated instantiation TUs (kernels/defs.bzl) and the sm90a fallback
-// (kernels/hopper/bwd_launch.cuh) call. Split from bwd_kernel.cuh by concern (kernel / launch).
+// sm90a tile shape, the mma.sync fallback or the sm90a launch order's chunk width; launch_bwd, the
+// registered launcher of an (arch, dtype, head dim, causal) -- preprocess, main kernel, dQ convert
+// (and with a sink, its share from D) -- which the generated instantiation TUs (kernels/defs.bzl)
+// and the sm90a fallback (kernels/hopper/bwd_launch.cuh) call. Split from bwd_kernel.cuh by
+// concern (kernel / launch).
 #pragma once
 
 #include <cuda_runtime.h>

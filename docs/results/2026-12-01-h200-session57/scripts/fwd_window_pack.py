@@ -21,6 +21,8 @@ ROWS = [  # (label, dtype, heads, heads_kv, sink, windows)
     ("d64 16/8", torch.bfloat16, 16, 8, False, (128, 1024)),
     ("gpt-oss d64 64/8 sink fp16", torch.float16, 64, 8, True, (128, 1024)),
 ]
+# WINDOWS=a,b,...: those windows on every row instead (call 4: the threshold's neighbourhood).
+WINDOWS = tuple(int(w) for w in os.environ["WINDOWS"].split(",")) if os.environ.get("WINDOWS") else None
 CONFIGS = [("unpacked", "default"), ("unpacked", "long_rows"), ("packed", "default"), ("packed", "long_rows")]
 
 
@@ -65,7 +67,7 @@ def main(path):
         k = torch.randn(B, S, hk, 64, device="cuda", dtype=dtype)
         v = torch.randn(B, S, hk, 64, device="cuda", dtype=dtype)
         sink = torch.randn(h, device="cuda") if has_sink else None
-        for w in windows:
+        for w in WINDOWS or windows:
             flops = 4 * B * h * 64 * pairs(S, w)
             fn = lambda: flashcore.flash_attn_func(q, k, v, causal=True, window_size=(w, 0),  # noqa: E731
                                                    learnable_sink=sink, return_attn_probs=True)[:2]
