@@ -108,11 +108,11 @@ constexpr bool fwd_has_pack_gqa(int head_dim) { return head_dim == 64; }
 // calls with a left side run unpacked, as before session 57. Measured on an H200 (kernel-only, one
 // process, causal, S 8192 B2, d64, packed 192-row tile against the tile the unpacked call took:
 // docs/results/2026-12-01-h200-session57.md): gpt-oss's 64 / 8 heads with a sink, windows 128 /
-// 512 / 1024: bf16 +12.5 / +14.5 / +7.8%, fp16 128 / 1024 +20 / +12% (against unpacked 128-row
-// tiles, and 192-row ones at 1024); 32 / 8 (groups of 4) 128 / 1024 +4.8 / +1.1%. At window 4096
-// the unpacked 192-row tile was faster (bf16 3.1% at groups of 8, 5.7% at 4: the packed causal bf16
-// kernel reloads spilled values every key block, tests/sass_test.py), and groups of 2 at window
-// 128 lost 7% packed.
+// 512 / 1024: bf16 +12.5 / +14.5 / +7.8%, fp16 128 / 1024 +20 / +11% (against unpacked 128-row
+// tiles, and 192-row ones at 1024); 32 / 8 (groups of 4) 128 / 1024 +4.8 / +1.1%. From 1536 to
+// 3072 keys packing bought 0.975-1.021 (fp16 0.965-0.984); at 4096 the unpacked 192-row tile was
+// faster (bf16 3.1% at groups of 8, 5.7% at 4: the packed causal bf16 kernel reloads spilled
+// values every key block, tests/sass_test.py); groups of 2 at window 128 lost 7% packed.
 constexpr int kFwdPackedWindowMaxKeys = 1025;
 constexpr bool fwd_pack_window(int head_dim, int gqa_shift, int window_keys) {
   return fwd_has_pack_gqa(head_dim) && gqa_shift >= 2 && window_keys >= 0 && window_keys <= kFwdPackedWindowMaxKeys;
