@@ -164,13 +164,37 @@ def rel_err(x, ref, floor=0.0):
     return ((x.double() - ref.double()).norm() / ref.double().norm().clamp_min(max(floor, 1e-30))).item()
 
 
-def check_bound(case, what, ours_val, lowp_val, ref_val, floor=0.0):
+def check_bound(case, what, ours_val, lowp_val, ref_val, floor=0.0, err_floor=0.0):
+    """flashcore's relative error against float64 <= 2x the same math's in the low-precision dtype,
+    that error floored at one unit roundoff, or at err_floor (dsink: dsink_error_floor)."""
     ours, lowp = rel_err(ours_val, ref_val, floor), rel_err(lowp_val, ref_val, floor)
-    bound = 2 * max(lowp, UNIT_ROUNDOFF[case.dtype])
-    record_error(dict(what=what, case=case.name, seed=case.seed, ours=ours, lowp=lowp,
-                      ratio=ours / max(lowp, UNIT_ROUNDOFF[case.dtype])))
-    assert ours <= bound, "%s %s: flashcore rel err %.3g > 2x the same math in %s (%.3g) [seed %d]" % (
-        case.name, what, ours, case.dtype, lowp, case.seed)
+    base = max(lowp, UNIT_ROUNDOFF[case.dtype], err_floor)
+    record_error(dict(what=what, case=case.name, seed=case.seed, ours=ours, lowp=lowp, ratio=ours / base))
+    assert ours <= 2 * base, "%s %s: flashcore rel err %.3g > 2x max(the same math in %s %.3g, floor %.3g) [seed %d]" % (
+        case.name, what, ours, case.dtype, lowp, max(UNIT_ROUNDOFF[case.dtype], err_floor), case.seed)
+
+
+def dsink_terms(ref_out, dout, ref_lse, sink, rows, varlen, dlse=None):
+    """The float64 terms whose sum over a head's rows is -dsink: p_sink * (rowsum(dO * O) - dlse),
+    rows x heads. dsink is one number per head, a sum over every row of terms of both signs: it can
+    cancel far below its terms, and then one draw of the same math's error (the low-precision
+    reference) says little about the error to expect. Each term computed to one unit roundoff,
+    independently, leaves about UNIT * ||terms||_2 on the sum (dsink_error_floor)."""
+    d_rows = (ref_out.double() * dout.double()).sum(-1)  # dense (B, Sq, Hq), packed (T, Hq)
+    swap = (lambda t: t.transpose(-1, -2)) if not varlen else (lambda t: t.transpose(0, 1))  # rows x heads
+    if dlse is not None:
+        d_rows = d_rows - swap(dlse.double())
+    p_sink = torch.exp(sink.double() - swap(ref_lse.double()))  # finite: with a sink every row sees one logit
+    terms = (p_sink * d_rows)[rows]
+    return terms.reshape(-1, terms.shape[-1])
+
+
+def dsink_error_floor(terms, ref_dsink, unit):
+    """dsink's error floor, relative: UNIT * ||terms||_2 / ||dsink||, at least UNIT. Measured on an
+    H200 (docs/results/2026-12-01-h200-session58.md): with the suite's 8 heads, one draw of the same
+    math in bf16 read 7x below its median on one seed in ~60 on a strongly cancelling sum (sm80_ptx,
+    d128), while flashcore's error there was its usual one, so the plain 2x check failed."""
+    return unit * max(1.0, terms.norm().item() / ref_dsink.double().norm().item())
 
 
 def check_forward(case, out, lse, ref, lowp):
@@ -213,7 +237,9 @@ def check_backward(case, grads, ref, lowp):
         check_bound(case, name, o[sel], lo[sel], r[sel], floor)
     if case.sink is not None:
         assert dsink is not None and torch.isfinite(dsink).all(), "%s: dsink not finite" % case.name
-        check_bound(case, "dsink", dsink, lowp.dsink, ref.dsink, 1e-3 * dsink.numel() ** 0.5)
+        terms = dsink_terms(ref.out, case.dout, ref.lse, case.sink, case.q_rows(), case.varlen, case.dlse)
+        check_bound(case, "dsink", dsink, lowp.dsink, ref.dsink, 1e-3 * dsink.numel() ** 0.5,
+                    dsink_error_floor(terms, ref.dsink, UNIT_ROUNDOFF[case.dtype]))
 
 
 def run_and_check(case, backward=True):

@@ -24,6 +24,8 @@ import torch
 from flashcore import _attention
 from flashcore.reference import features_reference
 
+from features_case import dsink_error_floor, dsink_terms
+
 BASE_SEED = int(os.environ.get("FLASHCORE_FUZZ_SEED", "20261123"))
 CONFIGS = int(os.environ.get("FLASHCORE_FUZZ_CONFIGS", "2400"))
 MIN_CONFIGS = int(os.environ.get("FLASHCORE_FUZZ_MIN", "2000"))
@@ -79,20 +81,6 @@ def _tensor(shape, dtype, g, strided):
     wide = list(shape)
     wide[-2] *= 2  # every other head of a buffer twice as wide
     return torch.randn(wide, generator=g, device="cuda").to(dtype)[..., ::2, :]
-
-
-def dsink_terms(ref_out, dout, ref_lse, sink, rows, varlen):
-    """The float64 terms whose sum over a head's rows is -dsink: p_sink * rowsum(dO * O), rows x
-    heads. dsink is one number per head, a sum over every row of terms of both signs: it can
-    cancel far below its terms, and then one draw of the same math's error (the low-precision
-    reference) says little about the error to expect. Each term computed to one unit roundoff,
-    independently, leaves about UNIT * ||terms||_2 on the sum -- the floor the check uses."""
-    d_rows = (ref_out.double() * dout.double()).sum(-1)  # dense (B, Sq, Hq), packed (T, Hq)
-    lse = ref_lse.double()
-    lse = lse.transpose(-1, -2) if not varlen else lse.transpose(0, 1)  # rows x heads, like d_rows
-    p_sink = torch.exp(sink.double() - lse)  # finite: with a sink every row sees one logit
-    terms = (p_sink * d_rows)[rows]
-    return terms.reshape(-1, terms.shape[-1])
 
 
 def run_config(cfg):
@@ -159,7 +147,7 @@ def run_config(cfg):
         floor = UNIT[dtype]
         if name == "dsink":
             terms = dsink_terms(ref.out, dout, ref.lse, sink, rows_q, cfg["varlen"])
-            floor = UNIT[dtype] * max(1.0, terms.norm().item() / norm)
+            floor = dsink_error_floor(terms, r, UNIT[dtype])
             if os.environ.get("FLASHCORE_FUZZ_VERBOSE"):
                 print("dsink: ours %.3g, same math %.3g, floor %.3g (||terms|| / |dsink| = %.3g)" % (
                     ours_err, low_err, floor, terms.norm().item() / norm))

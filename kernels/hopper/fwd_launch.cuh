@@ -17,20 +17,25 @@
 namespace flashcore {
 namespace hopper {
 
-// Pack-GQA (fwd_kernel.cuh): log2 of the query heads per k/v head a tile packs, 0 for none. Dense
-// calls with groups of 2, 4 or 8 (a thread's two rows, 8 apart, stay one head's: its sink and
-// lse row), sliding windows included (the scheduler counts a window's growing blocks in
-// positions: tile_scheduler.cuh growing_m_blocks). Packed varlen batches keep one head a tile:
-// their rows are addressed through cu_seqlens, which a 5-D map's position axis does not follow.
-inline int fwd_gqa_shift(const FwdParams& p) {
-  if (!fwd_pack_gqa() || p.cu_seqlens_q != nullptr || p.heads_kv <= 0) return 0;
+// Pack-GQA (fwd_kernel.cuh): log2 of the query heads per k/v head a tile packs, 0 for none: the
+// whole answer for a call of head dim `head_dim`. Dense calls of a head dim with pack kernels
+// (tile_policy.h fwd_has_pack_gqa) with groups of 2, 4 or 8 (a thread's two rows, 8 apart, stay one
+// head's: its sink and lse row); a window with a left side only where tile_policy.h
+// fwd_pack_window says it pays (`window_keys`: the most keys a row sees, -1 unbounded; the
+// scheduler counts a window's growing blocks in positions: tile_scheduler.cuh growing_m_blocks).
+// Packed varlen batches keep one head a tile: their rows are addressed through cu_seqlens, which a
+// 5-D map's position axis does not follow.
+inline int fwd_gqa_shift(const FwdParams& p, int head_dim, int window_keys) {
+  if (!fwd_has_pack_gqa(head_dim) || !fwd_pack_gqa() || p.cu_seqlens_q != nullptr || p.heads_kv <= 0) return 0;
   if (p.seqlen_q > (1 << 27)) return 0;  // seqlen_q << 3 stays an int
   const int group = p.heads / p.heads_kv;
-  return group == 2 ? 1 : group == 4 ? 2 : group == 8 ? 3 : 0;
+  const int shift = group == 2 ? 1 : group == 4 ? 2 : group == 8 ? 3 : 0;
+  if (p.window_left >= 0 && !fwd_pack_window(head_dim, shift, window_keys)) return 0;
+  return shift;
 }
 
 // sm_count: the device's SMs (the persistent grid's size), looked up once by launch_fwd.
-// gqa_shift: fwd_gqa_shift(p), 0 unless kPackGqa.
+// gqa_shift: fwd_gqa_shift(p, kHeadDim, ...), 0 unless kPackGqa.
 template <DType kDType, int kHeadDim, bool kCausal, FwdTileKind kTile, bool kPackGqa = false>
 cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cudaStream_t stream) {
   using Traits = typename TraitsFor<kDType>::type;
@@ -128,9 +133,7 @@ cudaError_t launch_fwd(const FwdParams& p, cudaStream_t stream) {
     return pick_fwd_tile(kHeadDim, p.batch, walk.heads, walk.rows, p.seqlen_k, kCausal, sm_count, forced,
                          p.cu_seqlens_q != nullptr ? p.total_q : 0, window_keys, shift);
   };
-  int gqa_shift = fwd_has_pack_gqa(kHeadDim) ? fwd_gqa_shift(p) : 0;
-  // A left window packs where tile_policy.h fwd_pack_window says it pays.
-  if (p.window_left >= 0 && !fwd_pack_window(kHeadDim, gqa_shift, window_keys)) gqa_shift = 0;
+  int gqa_shift = fwd_gqa_shift(p, kHeadDim, window_keys);
   FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
   FwdTileKind tile = pick_for(walked, forced_fwd_tile(), gqa_shift);
   // bf16 causal calls whose unpacked walk takes the long-rows tile run unpacked (unless a test

@@ -100,7 +100,10 @@ constexpr bool fwd_has_few_tiles_tile(int head_dim) { return head_dim == 64 || h
 // kernel-only, 16k tokens, groups 4 and 8: d64 against the unpacked kernels 1.015..1.121 at
 // S 1024-4096, 0.997..1.019 at S 16384 (session 36, docs/results/2026-11-28-h200-session36.md);
 // d128 0.980..1.016 (session 35), so not built there. As a run-time shift in every kernel it cost
-// the unpacked (MHA) rows 0.981..1.006 (more spills), hence a kernel of its own.
+// the unpacked (MHA) rows 0.981..1.006 (more spills), hence a kernel of its own. Head dim 128 with
+// kernels of its own (8 more instantiations; session 58, docs/results/2026-12-01-h200-session58.md),
+// pack on / off in one process, bf16 + fp16: 0.975..1.028 over Llama 3 / Qwen 2.5-like rows (S 8192
+// B2) and groups 4 / 8 at S 1024-16384, with the MHA control row at 0.968 / 0.993: no gain to build.
 constexpr bool fwd_has_pack_gqa(int head_dim) { return head_dim == 64; }
 // A window bounded on both sides (window_keys >= 0: the most keys a row sees; causal is right = 0)
 // packs only where it measured faster: groups of 4 or 8 (gqa_shift >= 2) and windows of at most
