@@ -105,7 +105,9 @@ struct OnlineSoftmax {
   // one MUFU.EX2 (a transform adds its own op, tanh: one more MUFU, and one per row half): the row
   // extreme is taken over the raw scores, so it is the max for a non-negative scale and the min
   // for a negative one (the branch is uniform per kernel).
-  template <bool kMask, class Transform = NoScoreTransform>
+  // kNonNegativeScale: the caller knows scale_log2 >= 0 (a mainloop copy for such calls), so the
+  // extreme is the max with no run-time test of the scale's sign.
+  template <bool kMask, class Transform = NoScoreTransform, bool kNonNegativeScale = false>
   __device__ __forceinline__ void step(float (&s)[kNTiles * 4], float scale_log2, int col0,
                                        const KeyRange (&keys)[2], float (&alpha)[2], Transform transform = {}) {
     static_assert(!(kMask && Transform::kActive), "a masked block transforms its scores before step()");
@@ -116,7 +118,7 @@ struct OnlineSoftmax {
       // predicates alive across the two loops: ptxas parked them as register bits (two LOP3 per
       // column) and the masked step compiled to 1.8x the unmasked one's instructions.
       const int base = col0 + 2 * (threadIdx.x % 4);
-      const float hide = scale_log2 >= 0.f ? -INFINITY : INFINITY;
+      const float hide = kNonNegativeScale || scale_log2 >= 0.f ? -INFINITY : INFINITY;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int lo = keys[h].lo - base, hi = keys[h].hi - base;  // visible: lo <= 8t + e < hi
@@ -191,7 +193,7 @@ struct OnlineSoftmax {
           for (int h = 0; h < 2; ++h) ext[h] = pick(ext[h], __shfl_xor_sync(0xffffffffu, ext[h], lane_mask));
       };
       float ext[2], m_base[2], sum[2] = {0.f, 0.f};
-      if (scale_log2 >= 0.f) {
+      if (kNonNegativeScale || scale_log2 >= 0.f) {
         quad_extremes(ext, max_of);
       } else {
         quad_extremes(ext, min_of);
@@ -223,7 +225,8 @@ struct OnlineSoftmax {
       };
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const float ext = scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of) : quad_extreme(h, INFINITY, min_of);
+        const float ext = kNonNegativeScale || scale_log2 >= 0.f ? quad_extreme(h, -INFINITY, max_of)
+                                                                 : quad_extreme(h, INFINITY, min_of);
         const float m_base = advance_max(h, transformed_extreme(ext));
         float sum = 0.f;
 #pragma unroll

@@ -336,6 +336,15 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // passing the fixed max as a kernel argument instead left the spill as it was.
     // `bounded`: this call takes the bounded softcap step (bounded_softcap), passed down from
     // the mainloop copy (run_mainloop below).
+    // The plain calls' step (their mainloop copy, kPlainOwnLoop below): no softcap and a non-negative
+    // scale, so it has neither branch.
+    auto softmax_step_plain = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
+      if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
+        softmax.template step<true, NoScoreTransform, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      } else {
+        softmax.template step<false, NoScoreTransform, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      }
+    };
     auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2], bool bounded) {
       if (bounded) {
         scale_scores(s, p.softmax_scale / p.softcap);
@@ -400,7 +409,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // The mainloop, at the kernel's head dim or at its narrow shape (kNarrowQkCols above).
     // bounded_copy: std::true_type / std::false_type for a copy that only runs calls with / without
     // the bounded softcap step (kBoundedOwnLoop below), or the call's bool.
-    auto mainloop = [&](auto narrow, auto bounded_copy) {
+    auto mainloop = [&](auto narrow, auto bounded_copy, auto plain_copy) {
       const bool bounded = bounded_copy;
       // This copy's GEMM widths: the kernel's head dim, or the narrow shape's columns.
       constexpr int kQkSlices = (decltype(narrow)::value ? kNarrowQkCols : kHeadDim) / 16;
@@ -465,7 +474,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, t.n_end - 1, alpha, bounded);  // alpha is 0 here and O is still 0
+          // alpha is 0 here and O is still 0
+          if constexpr (decltype(plain_copy)::value) {
+            softmax_step_plain(sacc, t.n_end - 1, alpha);
+          } else {
+            softmax_step(sacc, t.n_end - 1, alpha, bounded);
+          }
           convert_p(sacc, pf, bounded);
           ++kv.count;
         }
@@ -482,7 +496,11 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
           fence_operands(sacc);
           release(&smem.k_empty[s]);
           float alpha[2];
-          softmax_step(sacc, j, alpha, bounded);
+          if constexpr (decltype(plain_copy)::value) {
+            softmax_step_plain(sacc, j, alpha);
+          } else {
+            softmax_step(sacc, j, alpha, bounded);
+          }
           wgmma_wait<0>();
           fence_operands(o);
           fence_operands(pf);
@@ -512,15 +530,28 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // docs/results/2026-11-30-h200-session55.md): bf16 d64 and d96 rows, plain and softcap 30,
     // +0.5..+3.2%; the other kernels within noise (their SASS differs only in uniform-register setup).
     constexpr bool kBoundedOwnLoop = kDType == DType::kBf16 && kPolicy.consumer_regs <= 160;
+    // Calls without a softcap and with a non-negative scale (every model's) take a mainloop copy of
+    // their own on the kernels of tile_policy.h fwd_plain_own_loop: its softmax step has no
+    // run-time test of the softcap, the bounded step or the scale's sign (ncu of the d128 forward
+    // beside FlashAttention-4's, docs/results/2026-12-01-h200-session58.md: 14 branches in our key-block loop
+    // against its 3).
+    constexpr bool kPlainOwnLoop = fwd_plain_own_loop(kHeadDim);
+    const bool plain_call = !(p.softcap > 0.f) && scale_log2 >= 0.f;
     auto run_mainloop = [&](auto narrow) {
+      if constexpr (kPlainOwnLoop) {
+        if (plain_call) {
+          mainloop(narrow, std::false_type{}, std::true_type{});
+          return;
+        }
+      }
       if constexpr (kBoundedOwnLoop) {
         if (bounded_softcap) {
-          mainloop(narrow, std::true_type{});
+          mainloop(narrow, std::true_type{}, std::false_type{});
         } else {
-          mainloop(narrow, std::false_type{});
+          mainloop(narrow, std::false_type{}, std::false_type{});
         }
       } else {
-        mainloop(narrow, bounded_softcap);
+        mainloop(narrow, bounded_softcap, std::false_type{});
       }
     };
     if (n_blocks > 0) {

@@ -231,6 +231,16 @@ constexpr int fwd_tile_shift_unit(int block_m, int block_n_rows) { return std::g
 // At 128 a first build measured -3.5..+2.4% (bf16, kernel-only, H100), within the A/B's noise, so
 // 128 keeps the order it had (docs/results/2026-11-25-h100-session22.md).
 constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 128; }
+// Head dims whose forward kernels give plain calls (no softcap, a non-negative softmax scale:
+// every model's) a mainloop copy of their own (fwd_kernel.cuh kPlainOwnLoop), whose softmax step
+// tests neither the softcap, the bounded step nor the scale's sign per key block. ncu beside
+// FlashAttention-4's d128 forward (H200) had found 14 branches in our key-block loop against its 3,
+// and 12-15% more cycles for the same instruction count. Measured on an H200 (kernel-only,
+// alternating processes, docs/results/2026-12-01-h200-session58.md): d128 bf16 +4.1..+5.5%, fp16
+// +2.0..+4.6%, GQA 16 / 4 at S 8192 +4.7 / +5.3%; d64 +0.4..+3.7%; softcap rows (the general copy)
+// 0.993 / 1.013. Each of the 32 kernels grows by ~2,000 SASS instructions (`_C.so` +1.0 MB). The
+// other head dims (not measured; their narrow copies would double again) keep one copy.
+constexpr bool fwd_plain_own_loop(int head_dim) { return head_dim == 64 || head_dim == 128; }
 // How many of the bounded softcap step's exponentials run on the FMA pipe (OnlineSoftmax::
 // step_bounded's kPolyEvery, kernels/common/online_softmax.cuh): every n-th n8 column group, 0
 // none. That step is two MUFU ops a score (tanh, exp2) and no max chain: per warp instruction (32
