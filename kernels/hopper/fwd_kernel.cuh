@@ -336,15 +336,6 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // passing the fixed max as a kernel argument instead left the spill as it was.
     // `bounded`: this call takes the bounded softcap step (bounded_softcap), passed down from
     // the mainloop copy (run_mainloop below).
-    // The plain calls' step (their mainloop copy, kPlainOwnLoop below): no softcap and a non-negative
-    // scale, so it has neither branch.
-    auto softmax_step_plain = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
-      if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
-        softmax.template step<true, NoScoreTransform, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
-      } else {
-        softmax.template step<false, NoScoreTransform, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
-      }
-    };
     auto softmax_step = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2], bool bounded) {
       if (bounded) {
         scale_scores(s, p.softmax_scale / p.softcap);
@@ -373,6 +364,15 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         } else {
           softmax.template step<false>(s, scale_log2, j * kBlockN, key_limit, alpha);
         }
+      }
+    };
+    // The plain calls' step (their mainloop copy, kPlainOwnLoop below): no softcap and a
+    // non-negative scale, so it tests neither.
+    auto softmax_step_plain = [&](float(&s)[kSTiles * 4], int j, float(&alpha)[2]) {
+      if (mask.block_needs_mask(pos0, positions, j * kBlockN, kBlockN)) {
+        softmax.template step<true, NoScoreTransform, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
+      } else {
+        softmax.template step<false, NoScoreTransform, true>(s, scale_log2, j * kBlockN, key_limit, alpha);
       }
     };
     // P (fp32 probabilities in the S fragment) -> the A-operand fragments of k16 steps: columns
@@ -533,8 +533,8 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // Calls without a softcap and with a non-negative scale (every model's) take a mainloop copy of
     // their own on the kernels of tile_policy.h fwd_plain_own_loop: its softmax step has no
     // run-time test of the softcap, the bounded step or the scale's sign (ncu of the d128 forward
-    // beside FlashAttention-4's, docs/results/2026-12-01-h200-session58.md: 14 branches in our key-block loop
-    // against its 3).
+    // beside FlashAttention-4's had 14 branches in our key-block loop against its 3; measured:
+    // tile_policy.h).
     constexpr bool kPlainOwnLoop = fwd_plain_own_loop(kHeadDim);
     const bool plain_call = !(p.softcap > 0.f) && scale_log2 >= 0.f;
     auto run_mainloop = [&](auto narrow) {
