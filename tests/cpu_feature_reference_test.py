@@ -150,6 +150,36 @@ def test_sink_gradient_formula_of_the_backward_kernels_matches_the_reference():
     assert torch.allclose(dsink, r.dsink, atol=1e-10)
 
 
+def test_dsink_terms_of_the_gpu_suites_sum_to_the_reference_dsink():
+    # tests/features_case.py dsink_terms (the rows x heads terms the feature and fuzz suites' dsink
+    # check takes its error floor from): they sum to -dsink, with an lse gradient, in the dense
+    # layout (lse (B, H, Sq)) and the packed one (lse (H, total), NaN rows past cu_seqlens[-1]).
+    from features_case import dsink_terms
+    sink = rnd(4, seed=7)
+    scale = 64 ** -0.5
+    q, k, v, do = rnd(2, 6, 4, 64, seed=1), rnd(2, 9, 2, 64, seed=2), rnd(2, 9, 2, 64, seed=3), rnd(2, 6, 4, 64, seed=4)
+    dlse = rnd(2, 4, 6, seed=5)
+    r = features_reference(q, k, v, softmax_scale=scale, causal=True, sink=sink, dout=do, dlse=dlse)
+    terms = dsink_terms(r.out, do, r.lse, sink, slice(None), False, dlse)
+    assert terms.shape == (12, 4)
+    assert torch.allclose(-terms.sum(0), r.dsink, atol=1e-10)
+    assert not torch.allclose(-dsink_terms(r.out, do, r.lse, sink, slice(None), False).sum(0), r.dsink, atol=1e-6)
+
+    cu_q = torch.tensor([0, 6, 9], dtype=torch.int32)
+    cu_k = torch.tensor([0, 9, 14], dtype=torch.int32)
+    q, do = rnd(11, 4, 64, seed=11), rnd(11, 4, 64, seed=14)
+    k, v = rnd(16, 2, 64, seed=12), rnd(16, 2, 64, seed=13)
+    dlse = rnd(4, 11, seed=15)
+    for t in (q, do, k, v):
+        t[-2:] = float("nan")
+    dlse[:, 9:] = float("nan")
+    r = features_reference(q, k, v, softmax_scale=scale, causal=True, sink=sink, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                           dout=do, dlse=dlse)
+    terms = dsink_terms(r.out, do, r.lse, sink, slice(0, 9), True, dlse)
+    assert terms.shape == (9, 4) and torch.isfinite(terms).all()
+    assert torch.allclose(-terms.sum(0), r.dsink, atol=1e-10)
+
+
 def test_rows_that_see_no_key_get_zero_output_and_lse_minus_inf_or_the_sink():
     q, k, v = rnd(1, 4, 2, 64, seed=1), rnd(1, 2, 2, 64, seed=2), rnd(1, 2, 2, 64, seed=3)
     r = features_reference(q, k, v, causal=True, dout=torch.ones(1, 4, 2, 64, dtype=torch.float64))
