@@ -27,8 +27,7 @@ import torch
 import flashcore
 from flashcore.reference import features_reference
 from gpu_suite_env import check_expected_gpu
-
-UNIT = {torch.float16: 2.0**-11, torch.bfloat16: 2.0**-8}
+from oracle_constants import UNIT_ROUNDOFF as UNIT
 
 
 def randn(*shape, dtype=torch.bfloat16, seed=0):
