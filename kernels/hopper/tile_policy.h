@@ -238,9 +238,12 @@ constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 12
 // and 12-15% more cycles for the same instruction count. Measured on an H200 (kernel-only,
 // alternating processes, docs/results/2026-12-01-h200-session58.md): d128 bf16 +4.1..+5.5%, fp16
 // +2.0..+4.6%, GQA 16 / 4 at S 8192 +4.7 / +5.3%; d64 +0.4..+3.7%; softcap rows (the general copy)
-// 0.993 / 1.013. Each of the 32 kernels grows by ~2,000 SASS instructions (`_C.so` +1.0 MB). The
-// other head dims (not measured; their narrow copies would double again) keep one copy.
-constexpr bool fwd_plain_own_loop(int head_dim) { return head_dim == 64 || head_dim == 128; }
+// 0.993 / 1.013. Each of the 32 kernels grows by ~2,000 SASS instructions (`_C.so` +1.0 MB).
+// At 96, 192 and 256 (full-width copies only: a narrow copy, e.g. 80 on the 96 kernel, keeps one
+// mainloop), bf16 against the build without (session 58, experiment build): 192 +0.3..+4.5% (full
+// S 4096 / 16384 +3.2 / +4.5%), 96 +0.0..+1.6% (noise), 256 0.992-1.007 with a larger stack frame.
+// So 192 takes it too (session 59 measured the landed kernels: docs/results/2026-12-01-h200-session59.md).
+constexpr bool fwd_plain_own_loop(int head_dim) { return head_dim == 64 || head_dim == 128 || head_dim == 192; }
 // How many of the bounded softcap step's exponentials run on the FMA pipe (OnlineSoftmax::
 // step_bounded's kPolyEvery, kernels/common/online_softmax.cuh): every n-th n8 column group, 0
 // none. That step is two MUFU ops a score (tanh, exp2) and no max chain: per warp instruction (32
