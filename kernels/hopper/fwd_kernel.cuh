@@ -538,7 +538,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     constexpr bool kPlainOwnLoop = fwd_plain_own_loop(kHeadDim);
     const bool plain_call = !(p.softcap > 0.f) && scale_log2 >= 0.f;
     auto run_mainloop = [&](auto narrow) {
-      if constexpr (kPlainOwnLoop && !decltype(narrow)::value) {  // full-width copies only
+      if constexpr (kPlainOwnLoop && (!decltype(narrow)::value || fwd_plain_own_loop_narrow(kHeadDim))) {
         if (plain_call) {
           mainloop(narrow, std::false_type{}, std::true_type{});
           return;

@@ -244,6 +244,12 @@ constexpr bool fwd_softmax_halves_together(int head_dim) { return head_dim != 12
 // S 4096 / 16384 +3.2 / +4.5%), 96 +0.0..+1.6% (noise), 256 0.992-1.007 with a larger stack frame.
 // So 192 takes it too (session 59 measured the landed kernels: docs/results/2026-12-01-h200-session59.md).
 constexpr bool fwd_plain_own_loop(int head_dim) { return head_dim == 64 || head_dim == 128 || head_dim == 192; }
+// Whether a kernel's narrow copy (fwd_narrow_shape below) takes it too: 192's is multi-head latent
+// attention's (192, 128) pair (DeepSeek-V2/V3). Measured on an H200 (kernel-only, alternating
+// processes, docs/results/2026-12-01-h200-session59.md): the pair's rows bf16 +3.3..+4.6%, fp16
+// +1.2..+4.7%; full-width d192 rows 0.990-1.015 (their copies unchanged); stack frames unchanged,
+// `_C.so` +0.2 MB. The other narrow copies (80 on 96, 200 / 208 on 256) keep one mainloop.
+constexpr bool fwd_plain_own_loop_narrow(int head_dim) { return head_dim == 192; }
 // How many of the bounded softcap step's exponentials run on the FMA pipe (OnlineSoftmax::
 // step_bounded's kPolyEvery, kernels/common/online_softmax.cuh): every n-th n8 column group, 0
 // none. That step is two MUFU ops a score (tanh, exp2) and no max chain: per warp instruction (32
