@@ -534,11 +534,12 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // their own on the kernels of tile_policy.h fwd_plain_own_loop: its softmax step has no
     // run-time test of the softcap, the bounded step or the scale's sign (ncu of the d128 forward
     // beside FlashAttention-4's had 14 branches in our key-block loop against its 3; measured:
-    // tile_policy.h).
+    // tile_policy.h). A narrow copy takes it where fwd_plain_own_loop_narrow says, independently of
+    // the full-width copy (96's narrow copy gains, its full-width one did not).
     constexpr bool kPlainOwnLoop = fwd_plain_own_loop(kHeadDim);
     const bool plain_call = !(p.softcap > 0.f) && scale_log2 >= 0.f;
     auto run_mainloop = [&](auto narrow) {
-      if constexpr (kPlainOwnLoop && (!decltype(narrow)::value || fwd_plain_own_loop_narrow(kHeadDim))) {
+      if constexpr (decltype(narrow)::value ? fwd_plain_own_loop_narrow(kHeadDim) : kPlainOwnLoop) {
         if (plain_call) {
           mainloop(narrow, std::false_type{}, std::true_type{});
           return;

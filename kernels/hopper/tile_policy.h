@@ -248,8 +248,12 @@ constexpr bool fwd_plain_own_loop(int head_dim) { return head_dim == 64 || head_
 // attention's (192, 128) pair (DeepSeek-V2/V3). Measured on an H200 (kernel-only, alternating
 // processes, docs/results/2026-12-01-h200-session59.md): the pair's rows bf16 +3.3..+4.6%, fp16
 // +1.2..+4.7%; full-width d192 rows 0.990-1.015 (their copies unchanged); stack frames unchanged,
-// `_C.so` +0.2 MB. The other narrow copies (80 on 96, 200 / 208 on 256) keep one mainloop.
-constexpr bool fwd_plain_own_loop_narrow(int head_dim) { return head_dim == 192; }
+// `_C.so` +0.2 MB. 96's narrow copy (head dims 80 and 72 on the 96 kernel: Phi-2 / Phi-1.5, GPT-J-like
+// small models) takes it too, though 96's full-width copy does not (noise there, above): the d80 rows
+// bf16 +0.4..+2.9%, fp16 +0.1..+2.5%, d96 rows 0.992-1.013 (docs/results/2026-12-02-h200-session60.md);
+// the bf16 causal long-rows kernel's frame 8 -> 16 bytes, `_C.so` +0.2 MB. 200 / 208 on 256 keep one
+// mainloop (256's full-width copy had lost, 0.992-1.007 with a larger frame).
+constexpr bool fwd_plain_own_loop_narrow(int head_dim) { return head_dim == 192 || head_dim == 96; }
 // How many of the bounded softcap step's exponentials run on the FMA pipe (OnlineSoftmax::
 // step_bounded's kPolyEvery, kernels/common/online_softmax.cuh): every n-th n8 column group, 0
 // none. That step is two MUFU ops a score (tanh, exp2) and no max chain: per warp instruction (32
