@@ -55,7 +55,8 @@
 // runs the step before's dQ^T with dV behind it.
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
-// are unchanged and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
+// are unchanged (the 96 kernel skips their last k16 slice where it is all zeros: tile_policy.h
+// bwd_scores_skip_zero_slice) and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
 // head_dim / head_dim_v, dq_accum keeps kHeadDim-wide rows (flash_bwd_api.h), and the preprocess
 // (O, dO) and convert (dQ) kernels read and write head_dim_v and head_dim columns.
 // Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
@@ -119,21 +120,27 @@ struct BwdSharedStorage {
 };
 
 // S^T = K Q^T and dP^T = V dO^T of a consumer's 64 keys against one Q / dO stage, two commit groups.
+// qk_last / v_last: whether the last k16 slice of Q and K / of V and dO holds any of the call's
+// columns (tile_policy.h bwd_scores_skip_zero_slice; true wherever the kernel does not skip it).
 template <DType kDType, int kHeadDim, int kBlockM, int kBlockN, int kSwizzle, class Element>
 __device__ __forceinline__ void issue_bwd_scores(float (&sacc)[kBlockM / 2], float (&dpacc)[kBlockM / 2],
                                                  const Element* k, const Element* v, const Element* q,
-                                                 const Element* dout, int cwg) {
+                                                 const Element* dout, int cwg, bool qk_last, bool v_last) {
   wgmma_fence();
 #pragma unroll
   for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-    wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN, kSwizzle>(k, cwg * 64, kk),
-                              kmajor_desc<kBlockM, kSwizzle>(q, 0, kk), kk > 0 ? 1 : 0);
+    if (kk + 1 < kHeadDim / 16 || qk_last) {
+      wgmma_ss<kBlockM, kDType>(sacc, kmajor_desc<kBlockN, kSwizzle>(k, cwg * 64, kk),
+                                kmajor_desc<kBlockM, kSwizzle>(q, 0, kk), kk > 0 ? 1 : 0);
+    }
   }
   wgmma_commit();
 #pragma unroll
   for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-    wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN, kSwizzle>(v, cwg * 64, kk),
-                              kmajor_desc<kBlockM, kSwizzle>(dout, 0, kk), kk > 0 ? 1 : 0);
+    if (kk + 1 < kHeadDim / 16 || v_last) {
+      wgmma_ss<kBlockM, kDType>(dpacc, kmajor_desc<kBlockN, kSwizzle>(v, cwg * 64, kk),
+                                kmajor_desc<kBlockM, kSwizzle>(dout, 0, kk), kk > 0 ? 1 : 0);
+    }
   }
   wgmma_commit();
 }
@@ -387,6 +394,10 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
     // dS^T while the other's GEMMs run.
     if (kDqLagged && cwg == 1) named_barrier_sync(1, 2 * 128);
     int prev_m0 = 0;  // kDqLagged: the step before's first query row
+    // The last k16 slice of the scores' GEMMs, skipped where the call's head dims leave it zero.
+    constexpr bool kSkipZeroSlice = bwd_scores_skip_zero_slice(kHeadDim);
+    const bool qk_last = !kSkipZeroSlice || p.head_dim > kHeadDim - 16;
+    const bool v_last = !kSkipZeroSlice || p.head_dim_v > kHeadDim - 16;
     for (int step = 0; step < steps; ++step, ++st.count) {
       const int s = st.stage();
       const int m = cta.step_block(step);
@@ -397,7 +408,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if constexpr (kScoresAhead) {
         mbar_wait(&smem.full[s], st.parity());
         issue_bwd_scores<kDType, kHeadDim, kBlockM, kBlockN, kSwizzle>(sacc, dpacc, smem.k, smem.v, smem.q[s],
-                                                                       smem.dout[s], cwg);
+                                                                       smem.dout[s], cwg, qk_last, v_last);
         if (step > 0) {
           wgmma_wait<2>();  // the step before's dK is done; this step's S^T and dP^T run on
           finish_dk(PipelineState<kStages>{st.count - 1}.stage());
@@ -425,7 +436,7 @@ __global__ void __launch_bounds__((bwd_tile_policy(kHeadDim).consumer_wgs + 1) *
       if constexpr (!kScoresAhead) {
         mbar_wait(&smem.full[s], st.parity());
         issue_bwd_scores<kDType, kHeadDim, kBlockM, kBlockN, kSwizzle>(sacc, dpacc, smem.k, smem.v, smem.q[s],
-                                                                       smem.dout[s], cwg);
+                                                                       smem.dout[s], cwg, qk_last, v_last);
       }
 
       if constexpr (kSharedStats) {  // consumer 0's rows, for both (consumer 1 is behind: it rarely waits)

@@ -462,6 +462,17 @@ constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) {
   return (head_dim == 64 || head_dim == 96 || head_dim == 128) && !deterministic;
 }
 
+// Head dims whose backward kernel (bwd_kernel.cuh issue_bwd_scores) skips the last k16 slice of
+// S^T = K Q^T and dP^T = V dO^T where the call's head dim leaves it zero: 72 and 80 on the 96
+// kernel run 5 slices of 6 (the TMA zero-fills the columns past head_dim, so that slice adds
+// nothing). A warp-uniform run-time test per GEMM, no kernel copy; ptxas keeps the wgmma chain
+// unserialized and the frames at 0 bytes. Measured on an H200 (kernel-only backward, alternating
+// processes, docs/results/2026-12-02-h200-session60.md): d80 default backward bf16 +0.9..+3.8%,
+// fp16 +1.2..+3.4%, deterministic +0.2..+1.3%; d96 rows (the slice kept) 0.988-1.007. The other
+// backward kernels (128 running 112 / 120, 256 running 200 / 208 in bwd_wide_kernel.cuh) do not
+// skip: not built or measured.
+constexpr bool bwd_scores_skip_zero_slice(int head_dim) { return head_dim == 96; }
+
 // dq_accum in fragment order (kernels/common/dq_accum_layout.h) at head dim 64, whose consumers'
 // slices are whole 64 x 64 slabs (128-row blocks split by rows). Measured on an H200 (kernel-only
 // backward, alternating processes, two calls, docs/results/2026-11-29-h200-session43.md): the
