@@ -69,6 +69,9 @@ HOPPER_FWD_ARGS = re.compile(r"hopper10fwd_kernelINS_10(?P<dtype>Fp16|Bf16)Trait
 # such a change (kernel-only A/B), then raise the budget here with the figures. Session 60: bf16
 # d96 causal long rows 8 -> 16 with the plain copy for 96's narrow (d80) copy (d80 rows
 # +0.4..+2.9%, bf16 d96 causal rows 1.001-1.009; docs/results/2026-12-02-h200-session60.md).
+# Session 62: bf16 d256 full 0 -> 8 and causal 24 -> 32 with the bounded softcap step's own copy on
+# head dim 256 (softcap 30 rows +1.3..+10.5%, plain rows 0.989-1.011;
+# docs/results/2026-12-02-h200-session62.md).
 SM90A_FWD_STACK_BUDGETS = {
     ("fp16", 64, True, 0, True): 16, ("fp16", 64, True, 1, True): 8, ("fp16", 64, True, 2, True): 32,
     ("fp16", 96, True, 0, False): 16, ("fp16", 96, True, 1, False): 8,
@@ -80,7 +83,7 @@ SM90A_FWD_STACK_BUDGETS = {
     ("bf16", 96, True, 0, False): 16, ("bf16", 96, True, 1, False): 16,
     ("bf16", 128, True, 0, False): 24, ("bf16", 128, True, 2, False): 16,
     ("bf16", 192, False, 1, False): 8, ("bf16", 192, True, 0, False): 24, ("bf16", 192, True, 3, False): 24,
-    ("bf16", 256, True, 0, False): 24,
+    ("bf16", 256, False, 0, False): 8, ("bf16", 256, True, 0, False): 32,
 }
 MEMBER = re.compile(r"^member .*:(?P<obj>[^:/]+\.o):\s*$")
 TU_KEY = re.compile(r"fwd_(?P<dtype>fp16|bf16)_sm90a_d(?P<head_dim>\d+)_(?P<mask>full|causal)")

@@ -9,7 +9,8 @@
 #
 #   . tools/bench/device_call.sh
 #   dc_unpack head new                                     # -> /tmp/ab/<build>/py
-#   dc_sanitize new docs/results/<session>/scripts/case.py # memcheck + racecheck, in the background
+#   dc_sanitize new tools/bench/san_case.py --dims 80 ...  # memcheck + racecheck, in the background
+#   dc_sanitizer_sweep                                     # the whole four-tool sweep on the bundle
 #   dc_suites "gpu_h200:240 gpu_h200_features:280"         # then waits for the sanitizers
 #   dc_ab 2 head new -- --dtype bf16 --dims 128 --passes fwd  # ab_kernels.py rounds, builds alternating
 #   dc_table head new                                      # best per row and build, ratios to the first
@@ -32,15 +33,47 @@ dc_unpack() {
 }
 
 # compute-sanitizer memcheck and racecheck over the forward kernels (DC_SAN_KERNELS, a
-# --kernel-name filter) while `python3 CASE` runs on BUILD's py tree; logs in $OUT/san_<tool>.log.
+# --kernel-name filter) while `python3 CASE ARGS...` runs on BUILD's py tree (tools/bench and tests
+# on the path: tools/bench/san_case.py takes its checks from tests/features_case.py); logs in
+# $OUT/san_<tool>.log.
 dc_sanitize() {
   local build=$1 case=$2 tool san
+  shift 2
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   for tool in memcheck racecheck; do
-    (PYTHONPATH=$DC_AB/$build/py timeout "${DC_SAN_TIMEOUT:-400}" "$san" --tool $tool --error-exitcode 3 \
-       --kernel-name "${DC_SAN_KERNELS:-kns=fwd_kernel}" python3 "$case" > "$OUT/san_$tool.log" 2>&1
+    (PYTHONPATH=$DC_AB/$build/py:tools/bench:tests timeout "${DC_SAN_TIMEOUT:-400}" "$san" --tool $tool \
+       --error-exitcode 3 --kernel-name "${DC_SAN_KERNELS:-kns=fwd_kernel}" python3 "$case" "$@" \
+       > "$OUT/san_$tool.log" 2>&1
      echo "== $tool rc=$?") &
   done
+}
+
+# The whole four-tool sanitizer sweep (tests/gpu_sanitizer_test.py: every instantiation this GPU
+# runs x its feature variants) from $CARRY/bundle, in parallel parts, one bundle run.py process each
+# (FLASHCORE_SANITIZER_TOOLS / _SHARD): racecheck in DC_RACE_SHARDS parts (default 8), memcheck +
+# initcheck + synccheck in DC_MIS_SHARDS (default 3), each limited to DC_SWEEP_LIMIT seconds (470).
+# On an H200 (session 49) the parts took 271-354 s. Each part's summary lines are printed; its logs
+# go to $OUT/sweep_logs.tgz.
+dc_sanitizer_sweep() {
+  local w=/tmp/dc_sweep limit=${DC_SWEEP_LIMIT:-470} kind=${DC_KIND:-h200} i
+  mkdir -p $w && tar xzf "$CARRY/bundle/gpu_${kind}_bundle.tar.gz" -C $w || return 1
+  dc_sweep_part() {  # TOOLS I N
+    local tools=$1 tag=${1//,/_}_$2
+    (cd $w && FLASHCORE_SANITIZER_TOOLS=$tools FLASHCORE_SANITIZER_SHARD=$2/$3 FLASHCORE_SANITIZER_TIMEOUT_S=$limit \
+       timeout $((limit + 20)) python3 bundle/run.py --only gpu_${kind}_sanitizer --timeout $((limit + 10)) \
+       --out $w/out_$tag > $w/run_$tag.log 2>&1; echo "== sweep $tools $2/$3 rc=$? at $(dc_elapsed) s")
+  }
+  for i in $(seq 0 $((${DC_RACE_SHARDS:-8} - 1))); do dc_sweep_part racecheck $i ${DC_RACE_SHARDS:-8} & done
+  for i in $(seq 0 $((${DC_MIS_SHARDS:-3} - 1))); do
+    dc_sweep_part memcheck,initcheck,synccheck $i ${DC_MIS_SHARDS:-3} &
+  done
+  wait
+  local t
+  for t in $w/out_*/tests/gpu_${kind}_sanitizer/test.log; do
+    echo "-- $t"
+    grep -hE "this run:|covered|passed|failed|RACECHECK SUMMARY|ERROR SUMMARY|did not finish" $t | cut -c1-200 | tail -8
+  done
+  tar czf "$OUT/sweep_logs.tgz" -C $w $(cd $w && ls -d out_* run_*.log)
 }
 
 # The named suites from $CARRY/bundle (tools/bench/gpu_suites.sh), then the sanitizers' verdicts.
