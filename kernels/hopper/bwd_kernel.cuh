@@ -56,9 +56,9 @@
 // A head dim below kHeadDim (p.head_dim for Q and K, p.head_dim_v for V and dO: multiples of 8)
 // is the tensor maps' innermost extent: the TMA zero-fills Q, dO, K and V past it, so S^T and dP^T
 // are unchanged (the 96 kernel skips their last k16 slice where it is all zeros: tile_policy.h
-// bwd_scores_skip_zero_slice) and dK, dV and the dQ slices are exact zeros there; the dK / dV stores stop at
-// head_dim / head_dim_v, dq_accum keeps kHeadDim-wide rows (flash_bwd_api.h), and the preprocess
-// (O, dO) and convert (dQ) kernels read and write head_dim_v and head_dim columns.
+// bwd_scores_skip_zero_slice) and dK, dV and the dQ slices are exact zeros there; the dK / dV
+// stores stop at head_dim / head_dim_v, dq_accum keeps kHeadDim-wide rows (flash_bwd_api.h), and
+// the preprocess (O, dO) and convert (dQ) kernels read and write head_dim_v and head_dim columns.
 // Measured on the H100 (docs/results/2026-11-23-h100-dqwriter.md, eager backward, paper grid):
 // 1.07-1.17x the atomic-dQ version before it, 0.98-1.39x torch flash (FA2), 0.72-0.86x cuDNN;
 // the deterministic variant 0.79-0.99x of the default. Shared storage is addressed in the shared

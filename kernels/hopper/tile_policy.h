@@ -471,6 +471,11 @@ constexpr bool bwd_dq_lagged(int head_dim, bool deterministic) {
 // fp16 +1.2..+3.4%, deterministic +0.2..+1.3%; d96 rows (the slice kept) 0.988-1.007. The other
 // backward kernels (128 running 112 / 120, 256 running 200 / 208 in bwd_wide_kernel.cuh) do not
 // skip: not built or measured.
+// Kept apart from fwd_narrow_shape, though at 96 both say "80 fits in 5 k16 slices": the forward's
+// narrow shape also narrows P V's N and is a kernel copy chosen per call, this is one slice's
+// run-time test; deriving it from fwd_narrow_shape would give a future narrow shape (a forward
+// decision) an unmeasured backward test, and 192's (192, 128) pair, whose backward runs in
+// bwd_wide_kernel.cuh, would leave four zero slices of V, not one.
 constexpr bool bwd_scores_skip_zero_slice(int head_dim) { return head_dim == 96; }
 
 // dq_accum in fragment order (kernels/common/dq_accum_layout.h) at head dim 64, whose consumers'
