@@ -529,12 +529,9 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
     // Measured on H200s (kernel-only, alternating processes, two calls,
     // docs/results/2026-11-30-h200-session55.md): bf16 d64 and d96 rows, plain and softcap 30,
     // +0.5..+3.2%; the other kernels within noise (their SASS differs only in uniform-register setup).
-    // Head dim 256's bf16 tile takes the copy too (docs/results/2026-12-02-h200-session62.md, H200,
-    // alternating processes): softcap 30 rows +6.7..+10.5% full, +1.3..+1.7% causal, plain rows
-    // 0.989-1.011. Not on the others: on the 240-register d64 / d128 tiles it measured within noise
-    // (0.993-1.014), and on head dim 192's tiles ptxas spilled 816 bytes of stack (0.06-0.09x).
-    constexpr bool kBoundedOwnLoop =
-        kDType == DType::kBf16 && (kPolicy.consumer_regs <= 160 || kHeadDim == 256);
+    // And head dim 256 (session 62): softcap rows +1.3..+10.5%, plain 0.989-1.011; d64 / d128's
+    // 240-register tiles measured within noise, d192's spilled 816 bytes (0.06-0.09x).
+    constexpr bool kBoundedOwnLoop = kDType == DType::kBf16 && (kPolicy.consumer_regs <= 160 || kHeadDim == 256);
     // Calls without a softcap and with a non-negative scale (every model's) take a mainloop copy of
     // their own on the kernels of tile_policy.h fwd_plain_own_loop: its softmax step has no
     // run-time test of the softcap, the bounded step or the scale's sign (ncu of the d128 forward
