@@ -19,6 +19,7 @@ backward's three bitwise-equal runs).
 """
 
 import argparse
+import itertools
 import sys
 
 import torch
@@ -80,28 +81,23 @@ def main(argv=None):
 
     features_case.ERRORS.reset()  # this run's errors only (print_error_summary)
     cases = 0
-    for dtype in args.dtypes:
-        for d, dv in args.dims:
-            for causal in args.causal:
-                for names in args.features:
-                    for tile in args.tiles:
-                        case = features_case.Case(dtype=dtype, head_dim=d, head_dim_v=dv, causal=causal,
-                                                  gqa="gqa" in names, softcap="softcap" in names,
-                                                  window="window" in names, sink="sink" in names,
-                                                  varlen="varlen" in names, dense_shape=args.shape,
-                                                  seed=args.seed)
-                        if "negscale" in names:
-                            case.scale = -case.scale
-                            case.name += "+negscale"
-                        case.name += " tile=%s" % (tile or "auto")
-                        _attention._set_forced_fwd_tile(tile)
-                        try:
-                            features_case.run_and_check(case, backward="bwd" in args.passes)
-                            if "bwd" in args.passes and args.deterministic:
-                                features_case.check_deterministic_backward(case)
-                        finally:
-                            _attention._set_forced_fwd_tile(None)
-                        cases += 1
+    for dtype, (d, dv), causal, names, tile in itertools.product(args.dtypes, args.dims, args.causal,
+                                                                 args.features, args.tiles):
+        case = features_case.Case(dtype=dtype, head_dim=d, head_dim_v=dv, causal=causal, gqa="gqa" in names,
+                                  softcap="softcap" in names, window="window" in names, sink="sink" in names,
+                                  varlen="varlen" in names, dense_shape=args.shape, seed=args.seed)
+        if "negscale" in names:
+            case.scale = -case.scale
+            case.name += "+negscale"
+        case.name += " tile=%s" % (tile or "auto")
+        _attention._set_forced_fwd_tile(tile)
+        try:
+            features_case.run_and_check(case, backward="bwd" in args.passes)
+            if "bwd" in args.passes and args.deterministic:
+                features_case.check_deterministic_backward(case)
+        finally:
+            _attention._set_forced_fwd_tile(None)
+        cases += 1
     torch.cuda.synchronize()
     features_case.print_error_summary()
     print("san_case: %d cases passed" % cases)
