@@ -521,17 +521,10 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
         release(&smem.v_empty[s_last]);
       }
     };
-    // The 192-row tiles (three consumers at 160 registers: head dims 64 and 96, long rows) give the
-    // bf16 bounded softcap step a mainloop copy of its own. In one copy, the step's code (its row
-    // sums on the tensor cores, session 54) made ptxas spill in the plain path too: 44 / 84 bytes in
-    // the bf16 d64 causal kernel, two local loads per key block, where the copy without it spills
-    // none (-Xptxas -v; a 16 / 20-byte spill remains at tile level, outside the key-block loop).
-    // Measured on H200s (kernel-only, alternating processes, two calls,
-    // docs/results/2026-11-30-h200-session55.md): bf16 d64 and d96 rows, plain and softcap 30,
-    // +0.5..+3.2%; the other kernels within noise (their SASS differs only in uniform-register setup).
-    // And head dim 256 (session 62): softcap rows +1.3..+10.5%, plain 0.989-1.011; d64 / d128's
-    // 240-register tiles measured within noise, d192's spilled 816 bytes (0.06-0.09x).
-    constexpr bool kBoundedOwnLoop = kDType == DType::kBf16 && (kPolicy.consumer_regs <= 160 || kHeadDim == 256);
+    // The bf16 bounded softcap step's mainloop copy of its own (tile_policy.h fwd_bounded_own_loop
+    // says on which tiles and why); elsewhere it shares the general copy, `bounded` a run-time bool.
+    constexpr bool kBoundedOwnLoop =
+        kDType == DType::kBf16 && fwd_bounded_own_loop(kHeadDim, kPolicy.consumer_regs);
     // Calls without a softcap and with a non-negative scale (every model's) take a mainloop copy of
     // their own on the kernels of tile_policy.h fwd_plain_own_loop: its softmax step has no
     // run-time test of the softcap, the bounded step or the scale's sign (ncu of the d128 forward

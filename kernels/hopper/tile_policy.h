@@ -264,6 +264,21 @@ constexpr bool fwd_plain_own_loop_narrow(int head_dim) { return head_dim == 192 
 // d128 every 4th 0.97-0.99, every 2nd 0.94-0.97. The running-max steps lost wherever tried (plain
 // d64 every 4th 0.89-0.97, every 2nd 0.79-0.91; fp16 softcap at 64 / 96 / 128 0.91-0.99).
 constexpr int fwd_bounded_exp2_poly_every(int head_dim) { return head_dim == 64 ? 3 : 0; }
+// Whether a bf16 forward tile gives the bounded softcap step a mainloop copy of its own
+// (fwd_kernel.cuh kBoundedOwnLoop; fp16 has no bounded step). The 192-row tiles (three consumers
+// at 160 registers: head dims 64 and 96, long rows): in one copy, the step's code (its row sums on
+// the tensor cores, session 54) made ptxas spill in the plain path too: 44 / 84 bytes in the bf16
+// d64 causal kernel, two local loads per key block, where the copy without it spills none
+// (-Xptxas -v; a 16 / 20-byte spill remains at tile level, outside the key-block loop). Measured
+// on H200s (kernel-only, alternating processes, two calls, docs/results/2026-11-30-h200-session55.md):
+// bf16 d64 and d96 rows, plain and softcap 30, +0.5..+3.2%; the other kernels within noise (their
+// SASS differs only in uniform-register setup). Head dim 256 (docs/results/2026-12-02-h200-session62.md):
+// softcap 30 / 50 rows +0.7..+10.5% (full +6.7..+10.5%), plain 0.989-1.011, frames 0 -> 8 (full)
+// and 24 -> 32 (causal) bytes. Not on the others: d64 / d128's 240-register tiles measured within
+// noise (0.993-1.014), and d192's spilled 816 bytes of stack (0.06-0.09x).
+constexpr bool fwd_bounded_own_loop(int head_dim, int consumer_regs) {
+  return consumer_regs <= 160 || head_dim == 256;
+}
 // Who decodes a forward tile's place in the walk (fwd_kernel.cuh kPlanFromProducer): the producer
 // alone, handing each tile's plan to the consumers with its Q (a slot beside the Q buffer), or
 // every consumer warpgroup again for itself. A consumer's own plan cost 500-1,700 clocks at each
