@@ -191,6 +191,20 @@ def test_window_tile_order_matches_float64(window_size, seqlen_k):
     run_and_check(case, backward=False)
 
 
+# The dense causal order's sorted tail (kernels/hopper/tile_scheduler.cuh walk_divisors): pairs
+# until the last round and the remainder, whose tiles then run longest first in a snake over the
+# CTAs. On a 132-SM GPU: 16 heads x 16 pairs (256 < 2 x 132) are all tail; 2 x 16 heads of 10
+# pairs (19 query blocks: an odd count, its middle block unpaired) leave a partial (batch, head)
+# at pair 2; 40 x 4 pairs of 8 blocks with Sq < Sk (bottom-right causal); pack-GQA groups of 4 on
+# the 64 kernel. Every tile must be visited exactly once: a missing one leaves the poisoned output.
+@pytest.mark.parametrize("head_dim,heads,dense_shape,gqa", [
+    (128, 16, (1, 4096, 4096), False), (64, 16, (2, 2400, 2400), False), (128, 40, (1, 1000, 1300), False),
+    (64, 32, (2, 2400, 2400), True)], ids=["all-tail", "partial-head-odd-m", "sq-lt-sk", "pack-gqa"])
+def test_causal_sorted_tail_matches_float64(head_dim, heads, dense_shape, gqa):
+    case = Case(dtype=torch.bfloat16, head_dim=head_dim, causal=True, heads=heads, dense_shape=dense_shape, gqa=gqa)
+    run_and_check(case, backward=False)
+
+
 # The long-rows forward tiles (kernels/hopper/tile_policy.h fwd_long_rows: 64's 192 x 128, 96's
 # 192 x 96) with the features: GQA + window + softcap + sink, dense and packed. Forced: by shape
 # these 4 heads would run 64's on its long-rows tile only from a wave of 192-row tiles (pick_fwd_tile).

@@ -132,7 +132,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   // group, and a causal tile spans 1 / 2^gqa_shift as many positions, so fewer of its key blocks
   // are partly masked. Rows are turned into positions where the mask or a tensor needs them.
   const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
-  const TileScheduler<kCausal> scheduler(
+  const TileScheduler<kCausal, kCausal && fwd_sorted_tail(kHeadDim)> scheduler(
       walked.rows, walked.heads, p.batch, kBlockM, pair_causal_tiles,
       kCausal ? TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kBlockM, gqa_shift) : 0,
       sorted_varlen,

@@ -14,7 +14,9 @@
 // (batch, head)-major so that CTAs running at the same time share K/V in L2 (at 16k tokens one
 // head's K/V is 8 MB; 132 heads at once would stream from HBM). When every causal tile fits on its
 // own SM (causal_pairs() false: at most one tile per SM), tiles are not paired -- a pair runs its
-// two tiles one after the other -- and each item is one tile, longest first.
+// two tiles one after the other -- and each item is one tile, longest first. Pairs of a causal call
+// with no window on the left stop a round before the walk's end: the last pairs' tiles run alone,
+// longest first, dealt in a snake (TileScheduler::walk_divisors says why).
 //
 // Packed variable-length batches (VarlenOrder): the lengths live on the GPU, so the host can
 // neither pair nor order them. Every CTA therefore builds the same table in shared memory before
@@ -134,9 +136,22 @@ __device__ __forceinline__ int ld_shared_s32(uint32_t addr) {
 // measured a tile's decode at ~1,000-1,200 clocks of a ~18,700-clock tile.
 struct FwdWalkDivisors {
   FastDivide items_per_head, heads;
+  // The sorted tail of a dense causal walk of pairs (TileScheduler::walk_divisors says when; where
+  // there is none, tail_start = walk_end, the pairs' end, and the rest is unused). Walk indices from
+  // tail_start on are 2 (r G + c) for CTA c's r-th round (G the grid); its tile is the tail's i-th
+  // longest, i = r G + c in even rounds and r G + G - 1 - c in odd ones (a snake).
+  int tail_start = 0;  // 2 x the pairs before the tail, a whole number of rounds of the grid
+  int walk_end = 0;    // the walk's end: tail_start + 2 G x the tail's rounds
+  int tail_tiles = 0;  // tiles in the tail
+  int tail_k0 = 0;     // the first pair of the tail's first (batch, head), partial where k0 > 0
+  int tail_bh0 = 0;    // that (batch, head) index
+  int tail_full = 0;   // (batch, head)s after it, all of their tiles in the tail
+  FastDivide grid, tail_full_div, tail_full1_div;  // gridDim.x, tail_full and tail_full + 1 (at least 1)
 };
 
-template <bool kCausal>
+// kSortedTail: a dense causal walk of pairs may end in a sorted tail (walk_divisors; which head
+// dims: tile_policy.h fwd_sorted_tail). Without it the walk's code is what it was before the tail.
+template <bool kCausal, bool kSortedTail = false>
 struct TileScheduler {
   // Dense order (and packed batches of more than kVarlenSortedMax sequences).
   int dense_tiles_per_item;  // 2: causal (long, short) pairs; 1: a tile per item
@@ -201,8 +216,45 @@ struct TileScheduler {
     return block_m <= 128 && 4 * growing <= m_blocks ? m_blocks : growing;
   }
 
-  // The divisors a kernel's walk needs (host: FastDivide's set-up is a loop and a 64-bit divide).
-  __host__ FwdWalkDivisors walk_divisors() const { return {FastDivide(items_per_head), FastDivide(heads)}; }
+  // The divisors a kernel's walk needs (host: FastDivide's set-up is a loop and a 64-bit divide),
+  // and its sorted tail. `grid`: the launch's CTAs. `sorted_tail`: a dense causal walk of pairs with
+  // no window on the left (every tile's cost is its query block's index + 1 key blocks).
+  //
+  // Why a tail: pairs all cost about m + 1 key blocks, so the static round-robin hands each CTA
+  // floor or ceil of pairs / G of them. At 16k tokens (2048 tiles of 128 rows, 1024 pairs on 132
+  // SMs: 7.76 rounds) that is a quarter of the CTAs idle for the last pair: ncu read the SMs' mean
+  // active cycles at 0.965 of the busiest SM's on every causal paper row (H200, session 63,
+  // docs/results/2026-12-02-h200-session63.md). So the last G + (pairs mod G) pairs (one round
+  // and the remainder, from the last few (batch, head)s: their K / V still fit in L2 together) run
+  // as single tiles, longest first, dealt to the CTAs in a snake: each CTA then ends with tiles
+  // as short as the tail has. A model of the walk (key blocks + 1.5 a tile) put the SMs' balance
+  // at 0.99 over the paper grid's causal rows, 0.97 for pairs alone.
+  __host__ FwdWalkDivisors walk_divisors(int grid = 1, bool sorted_tail = false) const {
+    FwdWalkDivisors d;
+    d.items_per_head = FastDivide(items_per_head);
+    d.heads = FastDivide(heads);
+    d.grid = FastDivide(grid > 0 ? grid : 1);
+    d.tail_full_div = d.tail_full1_div = FastDivide(1);
+    const int64_t pair_walk = static_cast<int64_t>(dense_items) * dense_tiles_per_item;
+    d.tail_start = d.walk_end = static_cast<int>(pair_walk < INT32_MAX ? pair_walk : INT32_MAX);
+    if (!kSortedTail || !sorted_tail || dense_tiles_per_item != 2 || single_blocks != 0 || grid <= 0) return d;
+    const int rounds_before = dense_items / grid - 1;  // whole rounds of pairs before the tail
+    const int pairs_before = (rounds_before > 0 ? rounds_before : 0) * grid;
+    const int bh_count = dense_items / items_per_head;
+    d.tail_bh0 = pairs_before / items_per_head;
+    d.tail_k0 = pairs_before - d.tail_bh0 * items_per_head;
+    d.tail_full = bh_count - 1 - d.tail_bh0;
+    // The partial (batch, head) keeps the query blocks its pairs k0.. hold: [k0, m - 1 - k0].
+    d.tail_tiles = num_m_blocks - 2 * d.tail_k0 + d.tail_full * num_m_blocks;
+    const int64_t tail_rounds = (d.tail_tiles + grid - 1) / grid;
+    const int64_t end = 2 * static_cast<int64_t>(pairs_before) + 2 * tail_rounds * grid;
+    if (end > INT32_MAX) return d;  // the pairs' walk (the launcher's own check bounds it)
+    d.tail_start = 2 * pairs_before;
+    d.walk_end = static_cast<int>(end);
+    d.tail_full_div = FastDivide(d.tail_full > 0 ? d.tail_full : 1);
+    d.tail_full1_div = FastDivide(d.tail_full + 1);
+    return d;
+  }
 
   // Pairs unless the tiles (batch * heads * query blocks) fit one per SM.
   __host__ static bool causal_pairs(int seqlen_q, int heads, int batch, int block_m, int sm_count) {
@@ -219,10 +271,18 @@ struct TileScheduler {
   // Walk: w = tile index within the CTA's item sequence, as item * tiles_per_item + half.
   // tiles_per_item is 1 or 2, so its divisions are selects and shifts (a run-time `%` or `/` is
   // an I2F / MUFU.RCP sequence: FwdWalkDivisors says why that matters).
+  // A dense causal walk of pairs ends in its sorted tail (walk_divisors): from tail_start the steps
+  // are 2 G, one tile each. Elsewhere tail_start is the walk's end, so the tests below are false.
   __device__ __forceinline__ int first() const { return blockIdx.x * tiles_per_item(); }
-  __device__ __forceinline__ int end() const { return num_items() * tiles_per_item(); }
+  __device__ __forceinline__ int end() const {
+    if constexpr (kSortedTail) {
+      if (!sorted) return divisors.walk_end;
+    }
+    return num_items() * tiles_per_item();
+  }
   __device__ __forceinline__ int next(int w) const {
     const int tpi = tiles_per_item();
+    if (kSortedTail && !sorted && w >= divisors.tail_start) return w + 2 * gridDim.x;
     return tpi == 1 || (w & 1) ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
   }
   // False for a missing partner: of the middle growing block when they are odd, and of every
@@ -253,6 +313,8 @@ struct TileScheduler {
       batch = seq_entry & 0xFFFF;
       head = per_head_div.quotient(local);
       k = local - head * per_head;
+    } else if (kSortedTail && w >= divisors.tail_start) {
+      return decode_tail(w, m_block, head, batch);
     } else {
       const int bh = divisors.items_per_head.quotient(item);
       k = item - bh * items_per_head;
@@ -279,6 +341,37 @@ struct TileScheduler {
     }
     m_block = w % 2 == 0 ? long_block : k;
     return w % 2 == 0 || k < long_block;
+  }
+
+  // The sorted tail's tile at walk index w (>= tail_start). Its tiles, longest first: the partial
+  // (batch, head) bh0 holds the query blocks [k0, m - 1 - k0], each of the tail_full after it all
+  // m, so level t (query block m - 1 - t) has tail_full tiles in its first and last k0 levels and
+  // tail_full + 1 between; within a level the (batch, head)s in order.
+  __device__ __forceinline__ bool decode_tail(int w, int& m_block, int& head, int& batch) const {
+    const int u = (w - divisors.tail_start) >> 1;  // r G + c
+    const int r = divisors.grid.quotient(u);
+    const int c = u - r * static_cast<int>(gridDim.x);
+    const int i = r * static_cast<int>(gridDim.x) + ((r & 1) ? static_cast<int>(gridDim.x) - 1 - c : c);
+    if (i >= divisors.tail_tiles) return false;
+    const int full = divisors.tail_full, k0 = divisors.tail_k0;
+    const int top = k0 * full, middle = (num_m_blocks - 2 * k0) * (full + 1);
+    int level, bh;
+    if (i < top) {
+      level = divisors.tail_full_div.quotient(i);
+      bh = divisors.tail_bh0 + 1 + (i - level * full);
+    } else if (i < top + middle) {
+      const int j = i - top, q = divisors.tail_full1_div.quotient(j);
+      level = k0 + q;
+      bh = divisors.tail_bh0 + (j - q * (full + 1));
+    } else {
+      const int j = i - top - middle, q = divisors.tail_full_div.quotient(j);
+      level = num_m_blocks - k0 + q;
+      bh = divisors.tail_bh0 + 1 + (j - q * full);
+    }
+    m_block = num_m_blocks - 1 - level;
+    batch = divisors.heads.quotient(bh);
+    head = bh - batch * heads;
+    return true;
   }
 };
 
