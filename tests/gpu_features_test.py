@@ -177,6 +177,17 @@ def test_varlen_tile_orders_match_float64(kind, causal):
     run_and_check(case, backward=False)
 
 
+# The sorted packed order's balanced walk (kernels/hopper/tile_scheduler.cuh, kBalancedWalk: causal
+# kernels of head dims 64, 96, 128): a snake over the grid's rounds, and an odd sequence's middle
+# query blocks two heads an item -- with 7 heads the last item of each such sequence holds one.
+@pytest.mark.parametrize("head_dim", [96, 128])
+def test_varlen_sorted_paired_middles_match_float64(head_dim):
+    seed = int.from_bytes(os.urandom(4), "little")
+    case = Case(dtype=torch.bfloat16, head_dim=head_dim, varlen=True, causal=True, heads=7, seed=seed,
+                lengths=schedule_lengths("sorted", seed))
+    run_and_check(case, backward=False)
+
+
 # The dense masked order with a sliding window (kernels/hopper/tile_scheduler.cuh): more tiles than
 # SMs, so tiles are paired. Where more than a quarter of the 16 query blocks see the sequence's
 # start (w1000, w700) those are paired among themselves and the full-window ones run alone; fewer

@@ -123,7 +123,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   const bool varlen = p.cu_seqlens_q != nullptr;
   const bool sorted_varlen = varlen && p.batch <= kVarlenSortedMax;
   if (sorted_varlen) {  // syncs the CTA
-    build_varlen_order<kCausal>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.seqlen_k, p.batch, p.heads, kBlockM, varlen_order);
+    build_varlen_order<kCausal, kCausal && fwd_balanced_walk(kHeadDim)>(p.cu_seqlens_q, p.cu_seqlens_k, p.seqused_k, p.seqlen_k, p.batch, p.heads, kBlockM, varlen_order);
   }
   // Pack-GQA (gqa_shift > 0, fwd_launch.cuh decides): the 2^gqa_shift query heads of one k/v head
   // share a tile, row r being position r >> gqa_shift of query head (kv << gqa_shift) + r % 2^gqa_shift
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__((fwd_tile_policy(kHeadDim, kTile).consumer_wgs
   // group, and a causal tile spans 1 / 2^gqa_shift as many positions, so fewer of its key blocks
   // are partly masked. Rows are turned into positions where the mask or a tensor needs them.
   const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
-  const TileScheduler<kCausal, kCausal && fwd_sorted_tail(kHeadDim)> scheduler(
+  const TileScheduler<kCausal, kCausal && fwd_balanced_walk(kHeadDim)> scheduler(
       walked.rows, walked.heads, p.batch, kBlockM, pair_causal_tiles,
       kCausal ? TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kBlockM, gqa_shift) : 0,
       sorted_varlen,

@@ -101,7 +101,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cud
   const FwdWalkShape walked = fwd_walk_shape(p, gqa_shift);
   const bool pairs =
       !t.varlen && TileScheduler<kCausal>::causal_pairs(walked.rows, walked.heads, p.batch, kPolicy.block_m, sm_count);
-  const TileScheduler<kCausal, kCausal && fwd_sorted_tail(kHeadDim)> scheduler(
+  const TileScheduler<kCausal, kCausal && fwd_balanced_walk(kHeadDim)> scheduler(
       walked.rows, walked.heads, p.batch, kPolicy.block_m, pairs,
       TileScheduler<kCausal>::growing_m_blocks(p.seqlen_q, p.seqlen_k, p.window_left, kPolicy.block_m, gqa_shift));
   const int64_t items = static_cast<int64_t>(scheduler.items_per_head) * walked.heads * p.batch;
@@ -112,7 +112,7 @@ cudaError_t launch_fwd_tile(const FwdParams& p, int sm_count, int gqa_shift, cud
   const int grid = static_cast<int>(items > sm_count ? sm_count : items);
   // Pairs of a dense causal call with no window on the left end in a sorted tail where the head dim
   // has it (tile_scheduler.cuh walk_divisors: every tile's cost is then its query block's index + 1
-  // key blocks; tile_policy.h fwd_sorted_tail).
+  // key blocks; tile_policy.h fwd_balanced_walk).
   const bool sorted_tail = kCausal && pairs && p.window_left < 0;
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, maps, pairs, gqa_shift, scheduler.walk_divisors(grid, sorted_tail));
   return cudaGetLastError();

@@ -279,17 +279,22 @@ constexpr int fwd_bounded_exp2_poly_every(int head_dim) { return head_dim == 64 
 constexpr bool fwd_bounded_own_loop(int head_dim, int consumer_regs) {
   return consumer_regs <= 160 || head_dim == 256;
 }
-// Whether a head dim's causal forward walk ends its pairs in a sorted tail (tile_scheduler.cuh
-// TileScheduler::walk_divisors: the last round and the remainder of pairs run as single tiles,
-// longest first, dealt in a snake). ncu (H200, bf16, 16k tokens): the SMs' mean active cycles rose
-// from 0.965 to 0.980-0.990 of the busiest SM's on the causal rows of 64 and 128. Kernel-only
-// against the pairs' walk (alternating processes, three calls, docs/results/2026-12-02-h200-session63.md):
-// causal rows 64 +0.7..+3.6%, 128 -1.5..+2.5% (S1024 1.013 / 0.985 / 1.009 in the three calls,
-// from 2048 keys +0.6..+2.5%), 96 +0.4..+4.2%, GQA groups of 4 -0.4..+3.0%, full rows noise; but 192
-// 0.989-1.015 and 256 S1024 0.964 / 0.977 (bf16 / fp16), where the tail's code grew the causal
-// kernels' stack frames by 8-16 bytes (why S1024 lost there was not measured). So 192 and 256 keep
-// the pairs' walk, compiled without the tail.
-constexpr bool fwd_sorted_tail(int head_dim) { return head_dim <= 128; }
+// Whether a head dim's causal forward kernels balance their static walk (tile_scheduler.cuh
+// kBalancedWalk): a dense walk of pairs ends in a sorted tail (TileScheduler::walk_divisors: the last
+// round and the remainder of pairs run as single tiles, longest first, dealt in a snake), and a
+// sorted packed batch goes in a snake with an odd sequence's middle blocks two heads an item. ncu
+// (H200, bf16, 16k tokens; docs/results/2026-12-02-h200-session63.md): the SMs' mean active cycles
+// from 0.947-0.966 to 0.980-0.991 of the busiest SM's on the dense causal rows of 64 and 128, and
+// from 0.960-0.966 to 0.994-0.995 on issue 13's packed 64 x 100..4000 batch. Kernel-only against
+// the static walk (alternating processes):
+//   dense causal rows: 64 +0.7..+3.6%, 128 -1.5..+2.5% (S1024 1.013 / 0.985 / 1.009 in three calls,
+//     from 2048 keys +0.6..+2.5%), 96 +0.4..+4.2%, GQA groups of 4 -0.4..+3.0%;
+//   packed mixed-length causal: 64 +4.8 / +5.7% (bf16 / fp16), 128 +4.1 / +3.3%; packed equal
+//     lengths 1.001-1.009; full rows noise;
+//   192 0.989-1.015 and 256 S1024 0.964 / 0.977 (bf16 / fp16) with the dense tail, whose code grew
+//     their causal kernels' stack frames by 8-16 bytes (why S1024 lost there was not measured).
+// So 192 and 256 keep the static walk, compiled without it.
+constexpr bool fwd_balanced_walk(int head_dim) { return head_dim <= 128; }
 // Who decodes a forward tile's place in the walk (fwd_kernel.cuh kPlanFromProducer): the producer
 // alone, handing each tile's plan to the consumers with its Q (a slot beside the Q buffer), or
 // every consumer warpgroup again for itself. A consumer's own plan cost 500-1,700 clocks at each

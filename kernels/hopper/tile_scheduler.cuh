@@ -26,7 +26,11 @@
 // no empty query blocks to skip). With items in descending cost, the static round-robin hands every
 // CTA a similar mix: the CTA's j-th item comes from the same cost band as every other CTA's j-th.
 // The unsorted order gave each CTA a random sum of item costs that ranged 100x (a 64-sequence
-// batch of 100-4000 tokens ran at 86% of the equal-length batch's TFLOP/s, docs/PERF.md).
+// batch of 100-4000 tokens ran at 86% of the equal-length batch's TFLOP/s, docs/PERF.md). Still,
+// ncu read that batch's SMs at 0.960-0.966 (mean over busiest): the round-robin hands CTA 0 the
+// dearest item of every round, and an odd sequence's lone middle block recurs at a period that
+// often divides the grid. The balanced walk (kBalancedWalk) deals the rounds in a snake and pairs
+// two heads' middle blocks: 0.994-0.995 (session 63).
 #pragma once
 
 #include <cstddef>
@@ -59,7 +63,8 @@ struct VarlenOrder {
 // blocks, or a causal pair's), ties by batch index so every CTA builds the same order. A rank
 // sort: thread t places the sequences t, t + blockDim.x, ... by counting the longer ones -- B^2 /
 // threads shared-memory reads (B = 512, 384 threads: ~700 each, about 2 us), run once per CTA.
-template <bool kCausal>
+// kBalancedWalk (TileScheduler's): an odd sequence's middle query blocks of two heads make one item.
+template <bool kCausal, bool kBalancedWalk = false>
 __device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const int* cu_seqlens_k, const int* seqused_k,
                                              int max_seqlen_k, int batch, int heads, int block_m, VarlenOrder& order) {
   // Lengths as SeqInfo reads them (the pointers by value: a reference to the kernel's
@@ -91,10 +96,11 @@ __device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const i
   __syncthreads();
   for (int i = threadIdx.x; i < batch; i += blockDim.x) {
     const int m_blocks = (seqlen_q_of(order.seq[i]) + block_m - 1) / block_m;
-    const int per_head = tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks;
+    const int per_head = tiles_per_item == 2 ? (kBalancedWalk ? m_blocks / 2 : (m_blocks + 1) / 2) : m_blocks;
     const FastDivide per_head_div(max(per_head, 1));  // a sequence without query rows has no items
     order.m_blocks[i] = m_blocks;
-    order.item_end[i] = heads * per_head;
+    const bool middles_paired = kBalancedWalk && tiles_per_item == 2 && (m_blocks & 1);
+    order.item_end[i] = heads * per_head + (middles_paired ? (heads + 1) / 2 : 0);
     order.seq[i] |= static_cast<int>(per_head_div.shift) << 16;
     order.per_head_mul[i] = per_head_div.mul;
   }
@@ -149,9 +155,11 @@ struct FwdWalkDivisors {
   FastDivide grid, tail_full_div, tail_full1_div;  // gridDim.x, tail_full and tail_full + 1 (at least 1)
 };
 
-// kSortedTail: a dense causal walk of pairs may end in a sorted tail (walk_divisors; which head
-// dims: tile_policy.h fwd_sorted_tail). Without it the walk's code is what it was before the tail.
-template <bool kCausal, bool kSortedTail = false>
+// kBalancedWalk (causal kernels of the head dims tile_policy.h fwd_balanced_walk names; without it
+// the walk's code is what it was before): a dense walk of pairs may end in a sorted tail
+// (walk_divisors), and a sorted packed batch's walk goes in a snake with the middle query blocks of
+// an odd sequence's two heads paired (next and decode say why).
+template <bool kCausal, bool kBalancedWalk = false>
 struct TileScheduler {
   // Dense order (and packed batches of more than kVarlenSortedMax sequences).
   int dense_tiles_per_item;  // 2: causal (long, short) pairs; 1: a tile per item
@@ -237,7 +245,7 @@ struct TileScheduler {
     d.tail_full_div = d.tail_full1_div = FastDivide(1);
     const int64_t pair_walk = static_cast<int64_t>(dense_items) * dense_tiles_per_item;
     d.tail_start = d.walk_end = static_cast<int>(pair_walk < INT32_MAX ? pair_walk : INT32_MAX);
-    if (!kSortedTail || !sorted_tail || dense_tiles_per_item != 2 || single_blocks != 0 || grid <= 0) return d;
+    if (!kBalancedWalk || !sorted_tail || dense_tiles_per_item != 2 || single_blocks != 0 || grid <= 0) return d;
     const int rounds_before = dense_items / grid - 1;  // whole rounds of pairs before the tail
     const int pairs_before = (rounds_before > 0 ? rounds_before : 0) * grid;
     const int bh_count = dense_items / items_per_head;
@@ -275,14 +283,23 @@ struct TileScheduler {
   // are 2 G, one tile each. Elsewhere tail_start is the walk's end, so the tests below are false.
   __device__ __forceinline__ int first() const { return blockIdx.x * tiles_per_item(); }
   __device__ __forceinline__ int end() const {
-    if constexpr (kSortedTail) {
+    if constexpr (kBalancedWalk) {
       if (!sorted) return divisors.walk_end;
     }
     return num_items() * tiles_per_item();
   }
   __device__ __forceinline__ int next(int w) const {
     const int tpi = tiles_per_item();
-    if (kSortedTail && !sorted && w >= divisors.tail_start) return w + 2 * gridDim.x;
+    if (kBalancedWalk && !sorted && w >= divisors.tail_start) return w + 2 * gridDim.x;
+    if (kBalancedWalk && sorted) {
+      // A sorted packed batch: round r of the grid gives CTA c item r G + c when r is even, r G +
+      // G - 1 - c when odd (a snake). Items come in descending cost, so a round-robin gave CTA 0
+      // the dearest item of every round; a snake evens each two rounds out.
+      if (tpi == 2 && !(w & 1)) return w + 1;
+      const int grid = static_cast<int>(gridDim.x), c = static_cast<int>(blockIdx.x);
+      const int r1 = divisors.grid.quotient(tpi == 2 ? w >> 1 : w) + 1;
+      return (r1 * grid + ((r1 & 1) ? grid - 1 - c : c)) * tpi;
+    }
     return tpi == 1 || (w & 1) ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
   }
   // False for a missing partner: of the middle growing block when they are odd, and of every
@@ -305,15 +322,24 @@ struct TileScheduler {
       }
       m_blocks = ld_shared_s32(order_addr + offsetof(VarlenOrder, m_blocks) + 4 * lo);
       const int local = item - (lo > 0 ? ld_shared_s32(item_end + 4 * (lo - 1)) : 0);
-      const int per_head = tiles_per_item == 2 ? (m_blocks + 1) / 2 : m_blocks;
+      const int per_head = tiles_per_item == 2 ? (kBalancedWalk ? m_blocks / 2 : (m_blocks + 1) / 2) : m_blocks;
       const int seq_entry = ld_shared_s32(order_addr + offsetof(VarlenOrder, seq) + 4 * lo);
       FastDivide per_head_div;
       per_head_div.mul = static_cast<uint32_t>(ld_shared_s32(order_addr + offsetof(VarlenOrder, per_head_mul) + 4 * lo));
       per_head_div.shift = static_cast<uint32_t>(seq_entry) >> 16;
       batch = seq_entry & 0xFFFF;
+      if (kBalancedWalk && tiles_per_item == 2 && local >= heads * per_head) {
+        // An odd sequence's middle query block, two heads an item (head 2t, 2t + 1): a middle
+        // block alone is half a pair, and with ceil(m / 2) items a head the cheap ones recurred
+        // at a period that often divides the grid (132 = 11 x 12), so some CTAs drew one every
+        // round (a model of the 64 x 100..4000 batch: the SMs' balance 0.969 -> 0.990).
+        head = 2 * (local - heads * per_head) + (w & 1);
+        m_block = m_blocks / 2;
+        return head < heads;
+      }
       head = per_head_div.quotient(local);
       k = local - head * per_head;
-    } else if (kSortedTail && w >= divisors.tail_start) {
+    } else if (kBalancedWalk && w >= divisors.tail_start) {
       return decode_tail(w, m_block, head, batch);
     } else {
       const int bh = divisors.items_per_head.quotient(item);
