@@ -49,6 +49,15 @@ namespace hopper {
 constexpr int kVarlenSortedMax = 512;
 static_assert(kVarlenSortedMax <= (1 << 16), "VarlenOrder::seq keeps the batch index in 16 bits");
 
+// Items a head of a sorted packed sequence of m_blocks query blocks has before its middles: its
+// whole pairs when paired (kBalancedWalk: floor(m / 2), an odd sequence's middle blocks following as
+// items of two heads; otherwise ceil(m / 2), the middle block a pair without its partner), else its
+// tiles. build_varlen_order counts with it and TileScheduler::decode divides by it.
+template <bool kBalancedWalk>
+__host__ __device__ __forceinline__ int packed_items_per_head(int m_blocks, int tiles_per_item) {
+  return tiles_per_item == 2 ? (kBalancedWalk ? m_blocks / 2 : (m_blocks + 1) / 2) : m_blocks;
+}
+
 struct VarlenOrder {
   int item_end[kVarlenSortedMax];  // items of sorted sequences 0..i, every head (inclusive prefix)
   int m_blocks[kVarlenSortedMax];  // query blocks of the i-th longest sequence
@@ -96,7 +105,7 @@ __device__ __noinline__ void build_varlen_order(const int* cu_seqlens_q, const i
   __syncthreads();
   for (int i = threadIdx.x; i < batch; i += blockDim.x) {
     const int m_blocks = (seqlen_q_of(order.seq[i]) + block_m - 1) / block_m;
-    const int per_head = tiles_per_item == 2 ? (kBalancedWalk ? m_blocks / 2 : (m_blocks + 1) / 2) : m_blocks;
+    const int per_head = packed_items_per_head<kBalancedWalk>(m_blocks, tiles_per_item);
     const FastDivide per_head_div(max(per_head, 1));  // a sequence without query rows has no items
     order.m_blocks[i] = m_blocks;
     const bool middles_paired = kBalancedWalk && tiles_per_item == 2 && (m_blocks & 1);
@@ -296,9 +305,7 @@ struct TileScheduler {
       // G - 1 - c when odd (a snake). Items come in descending cost, so a round-robin gave CTA 0
       // the dearest item of every round; a snake evens each two rounds out.
       if (tpi == 2 && !(w & 1)) return w + 1;
-      const int grid = static_cast<int>(gridDim.x), c = static_cast<int>(blockIdx.x);
-      const int r1 = divisors.grid.quotient(tpi == 2 ? w >> 1 : w) + 1;
-      return (r1 * grid + ((r1 & 1) ? grid - 1 - c : c)) * tpi;
+      return snake_item(divisors.grid.quotient(tpi == 2 ? w >> 1 : w) + 1, static_cast<int>(blockIdx.x)) * tpi;
     }
     return tpi == 1 || (w & 1) ? w + (gridDim.x - 1) * tpi + 1 : w + 1;
   }
@@ -322,7 +329,7 @@ struct TileScheduler {
       }
       m_blocks = ld_shared_s32(order_addr + offsetof(VarlenOrder, m_blocks) + 4 * lo);
       const int local = item - (lo > 0 ? ld_shared_s32(item_end + 4 * (lo - 1)) : 0);
-      const int per_head = tiles_per_item == 2 ? (kBalancedWalk ? m_blocks / 2 : (m_blocks + 1) / 2) : m_blocks;
+      const int per_head = packed_items_per_head<kBalancedWalk>(m_blocks, tiles_per_item);
       const int seq_entry = ld_shared_s32(order_addr + offsetof(VarlenOrder, seq) + 4 * lo);
       FastDivide per_head_div;
       per_head_div.mul = static_cast<uint32_t>(ld_shared_s32(order_addr + offsetof(VarlenOrder, per_head_mul) + 4 * lo));
@@ -369,6 +376,13 @@ struct TileScheduler {
     return w % 2 == 0 || k < long_block;
   }
 
+  // CTA c's item of round r when the grid's rounds go in a snake: r G + c in even rounds, r G +
+  // G - 1 - c in odd ones (the sorted tail's tiles, a sorted packed batch's items).
+  __device__ __forceinline__ static int snake_item(int r, int c) {
+    const int grid = static_cast<int>(gridDim.x);
+    return r * grid + ((r & 1) ? grid - 1 - c : c);
+  }
+
   // The sorted tail's tile at walk index w (>= tail_start). Its tiles, longest first: the partial
   // (batch, head) bh0 holds the query blocks [k0, m - 1 - k0], each of the tail_full after it all
   // m, so level t (query block m - 1 - t) has tail_full tiles in its first and last k0 levels and
@@ -376,8 +390,7 @@ struct TileScheduler {
   __device__ __forceinline__ bool decode_tail(int w, int& m_block, int& head, int& batch) const {
     const int u = (w - divisors.tail_start) >> 1;  // r G + c
     const int r = divisors.grid.quotient(u);
-    const int c = u - r * static_cast<int>(gridDim.x);
-    const int i = r * static_cast<int>(gridDim.x) + ((r & 1) ? static_cast<int>(gridDim.x) - 1 - c : c);
+    const int i = snake_item(r, u - r * static_cast<int>(gridDim.x));
     if (i >= divisors.tail_tiles) return false;
     const int full = divisors.tail_full, k0 = divisors.tail_k0;
     const int top = k0 * full, middle = (num_m_blocks - 2 * k0) * (full + 1);
